@@ -1,0 +1,43 @@
+# Eleora: two entry points. `make run` serves the app with a demo campaign on the embedded
+# default (SQLite, in-memory channel layer); `make test` runs lint, types and the whole suite,
+# including PostgreSQL and Redis for real.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL ?= postgres://postgres@127.0.0.1:5432/eleora
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: run test lint types services bench messages
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) eleora_site.asgi:application
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+types: $(STAMP)
+	$(VENV)/bin/mypy
+
+services:
+	bash scripts/ensure-services.sh
+
+test: lint types services
+	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest --cov --cov-report=term
+	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) \
+		$(VENV)/bin/pytest -m "not browser" -p no:cacheprovider -q
+
+messages: $(STAMP)
+	$(PY) manage.py makemessages -l pl -l en --no-obsolete
+	$(PY) manage.py compilemessages

@@ -1,0 +1,151 @@
+"""Table settings: every value the Eleora document leaves open, as a GM-editable default.
+
+The defaults follow ../shared/rules/eleora.md §8–§9. A campaign stores its settings as a dict;
+`TableSettings.from_dict` validates it and fills in defaults for anything missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+TieRule = Literal["defender", "attacker"]
+PrzebiciaMode = Literal["margin", "margin_minus_one"]
+NaturalHealMode = Literal["test", "flat2"]
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """One table's rule settings. Field docs say where the document is silent."""
+
+    # §9.1: which d6 faces are successes (not stated in the document).
+    success_faces: frozenset[int] = frozenset({4, 5, 6})
+    # §9.2: a critical failure additionally needs at least one 1 showing.
+    critical_failure_needs_one: bool = False
+    # §9.3: who wins an attack on equal successes.
+    tie_goes_to: TieRule = "defender"
+    # §9.4: whether the first winning success already counts as extra damage.
+    przebicia_mode: PrzebiciaMode = "margin"
+    # §5: Okaleczenie i Śmierć table; off means death at the trigger ("beginner" tables).
+    maiming_enabled: bool = True
+    # §9.16: Zdrowie at or below which death/maiming is checked.
+    maiming_trigger: int = 0
+    # Nieprzytomność at Zdrowie at or below this.
+    unconscious_at: int = 3
+    # §9.17: stun damage cannot take Zdrowie below 1.
+    stun_cannot_kill: bool = False
+    # Naturalne Leczenie: Krzepa test, or the optional flat 2 per week.
+    natural_heal_mode: NaturalHealMode = "test"
+    # §9.11: Schwytanie difficulty = grabber's Siła + przebicia (+ this).
+    grab_base_bonus: int = 0
+    # §9.21: cap on Szarża dice (None = no cap).
+    charge_cap: int | None = None
+    # §9.7: Kostki Heroizmu held at most (Inspiracja stacks).
+    heroism_max: int = 3
+    # §9.5: default weapon damage by kind and the default shield bonus.
+    light_weapon_damage: int = 2
+    heavy_weapon_damage: int = 3
+    shield_bonus: int = 2
+    # Limits the document states (kept here so a house rule can change them).
+    actions_per_turn: int = 2
+    reactions_per_turn: int = 1
+    aim_cap: int = 3
+    bleeding_max: int = 3
+    bleeding_turns: int = 3
+    burning_turns: int = 3
+    immobilized_max: int = 3
+    fatigue_max: int = 5
+    base_movement: int = 3
+    prone_movement: int = 1
+    # Dice modifiers from the document.
+    ranged_cover_penalty: int = 3
+    blind_attack_penalty: int = 3
+    flat_attack_penalty: int = 3
+    improvised_penalty: int = 2
+    unarmed_vs_armed_penalty: int = 1
+    blinded_penalty: int = 3
+    blinded_defence_floor: int = 2
+    frenzy_attack_bonus: int = 2
+    frenzy_defence_penalty: int = 2
+    surrounded_threshold: int = 4
+    surrounded_penalty: int = 2
+    full_flank_bonus: int = 2
+    half_flank_bonus: int = 1
+    darkness_penalties: tuple[int, int, int] = (1, 2, 3)
+    # Live table: seconds a player has to answer a reaction prompt.
+    reaction_timeout_s: int = 15
+    # Advisory bounds for character sheets (the document publishes no range).
+    attribute_min: int = 0
+    attribute_max: int = 10
+    skill_min: int = 0
+    skill_max: int = 10
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["success_faces"] = sorted(self.success_faces)
+        data["darkness_penalties"] = list(self.darkness_penalties)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> TableSettings:
+        """Validated settings from stored JSON; unknown keys and bad values raise ValueError."""
+        data = dict(data or {})
+        known = {f.name: f for f in fields(cls)}
+        unknown = set(data) - set(known)
+        if unknown:
+            raise ValueError(f"unknown table settings: {', '.join(sorted(unknown))}")
+        values: dict[str, Any] = {}
+        for name, raw in data.items():
+            values[name] = _coerce(name, raw, getattr(cls(), name))
+        settings = replace(cls(), **values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        if not self.success_faces or not self.success_faces <= {1, 2, 3, 4, 5, 6}:
+            raise ValueError("success_faces must be a non-empty set of faces 1–6")
+        if self.tie_goes_to not in ("defender", "attacker"):
+            raise ValueError("tie_goes_to must be 'defender' or 'attacker'")
+        if self.przebicia_mode not in ("margin", "margin_minus_one"):
+            raise ValueError("przebicia_mode must be 'margin' or 'margin_minus_one'")
+        if self.natural_heal_mode not in ("test", "flat2"):
+            raise ValueError("natural_heal_mode must be 'test' or 'flat2'")
+        if len(self.darkness_penalties) != 3:
+            raise ValueError("darkness_penalties needs three levels")
+        if self.attribute_min > self.attribute_max or self.skill_min > self.skill_max:
+            raise ValueError("a minimum is above its maximum")
+        if not 3 <= self.reaction_timeout_s <= 600:
+            raise ValueError("reaction_timeout_s must be between 3 and 600 seconds")
+
+
+def _coerce(name: str, raw: Any, default: Any) -> Any:
+    if name == "success_faces":
+        return frozenset(int(x) for x in raw)
+    if name == "darkness_penalties":
+        return tuple(int(x) for x in raw)
+    if name == "charge_cap":
+        return None if raw is None else int(raw)
+    if isinstance(default, bool):
+        if not isinstance(raw, bool):
+            raise ValueError(f"{name} must be true or false")
+        return raw
+    if isinstance(default, int):
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise ValueError(f"{name} must be a whole number")
+        if raw < 0:
+            raise ValueError(f"{name} must not be negative")
+        return raw
+    if isinstance(default, str):
+        return str(raw)
+    return raw
+
+
+PRESETS: dict[str, TableSettings] = {
+    "standard": TableSettings(),
+    "hard": TableSettings(success_faces=frozenset({5, 6})),
+    "beginner": TableSettings(maiming_enabled=False),
+}
+
+DEFAULT_SETTINGS = TableSettings()
+
+__all__ = ["DEFAULT_SETTINGS", "PRESETS", "TableSettings"]

@@ -1,0 +1,121 @@
+"""Real-browser fixtures: a daphne server on a fresh demo database, and Debian's Chromium.
+
+The server is a separate process (like production): migrations and `seed_demo` run against a
+temporary SQLite file, then daphne serves the ASGI app on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DEMO_PASSWORD = "eleora-demo"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(proc: subprocess.Popen[bytes], port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            try:
+                proc.wait(timeout=0.1)  # doubles as the pause between attempts
+            except subprocess.TimeoutExpired:
+                continue
+            raise RuntimeError(f"daphne exited early with code {proc.returncode}") from None
+    raise RuntimeError(f"daphne did not listen on {port} within {timeout}s")
+
+
+def server_env(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp / 'browser.sqlite3'}",
+        MEDIA_ROOT=str(tmp / "media"),
+        FAST_PASSWORD_HASHER="1",
+        DEBUG="1",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("server")
+    env = server_env(tmp)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
+    port = free_port()
+    log = (tmp / "daphne.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "eleora_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        wait_for_port(proc, port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_context(browser: Browser) -> Iterator:
+    """Open separate browser contexts (separate users); all are closed after the test."""
+    opened: list[BrowserContext] = []
+
+    def make(**kwargs: object) -> BrowserContext:
+        ctx = browser.new_context(locale="pl-PL", **kwargs)  # type: ignore[arg-type]
+        ctx.set_default_timeout(10_000)
+        opened.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in opened:
+        ctx.close()
+
+
+def sign_in(page: Page, base: str, username: str, password: str = DEMO_PASSWORD) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login" not in url)

@@ -38,6 +38,10 @@ class PoolRoll:
         """Zero successes on a pool that was actually rolled (a pool of 0 dice is not one)."""
         return self.size > 0 and self.successes == 0
 
+    def is_critical(self, needs_one: bool = False) -> bool:
+        """Critical failure under a table's rule (`critical_failure_needs_one`: a 1 must show)."""
+        return self.critical_failure and (not needs_one or 1 in self.faces)
+
 
 def pool_size(modifiers: Iterable[Modifier]) -> int:
     """Dice in a pool built from modifiers; a pool reduced below 0 rolls no dice."""
@@ -48,9 +52,7 @@ def count_successes(faces: Iterable[int], success_faces: frozenset[int]) -> int:
     return sum(1 for face in faces if face in success_faces)
 
 
-def roll_pool(
-    rng: RNG, modifiers: Iterable[Modifier], success_faces: frozenset[int]
-) -> PoolRoll:
+def roll_pool(rng: RNG, modifiers: Iterable[Modifier], success_faces: frozenset[int]) -> PoolRoll:
     """Roll the pool the modifiers describe and count the success faces."""
     mods = tuple(modifiers)
     faces = tuple(rng.randint(1, 6) for _ in range(pool_size(mods)))
@@ -67,7 +69,9 @@ def replay_pool(
         raise ValueError("recorded faces do not match the pool size")
     if any(not 1 <= f <= 6 for f in recorded):
         raise ValueError("a d6 face must be between 1 and 6")
-    return PoolRoll(modifiers=mods, faces=recorded, successes=count_successes(recorded, success_faces))
+    return PoolRoll(
+        modifiers=mods, faces=recorded, successes=count_successes(recorded, success_faces)
+    )
 
 
 def roll_d6(rng: RNG) -> int:

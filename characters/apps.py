@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class CharactersConfig(AppConfig):
+    name = "characters"
+    verbose_name = "Kampanie i postacie"

@@ -1,0 +1,409 @@
+"""Forms: what a person may type, checked field by field; sheets end in `clean_sheet`.
+
+The sheet editor's inputs are built from the campaign's ruleset (attributes and skills with
+their Polish labels and ranges) and from the equipment field lists in `characters.sheets`, so a
+new ruleset or table setting changes the form without editing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from django import forms
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from characters.models import Campaign, Character, CreatureTemplate, Membership
+from characters.portraits import validate_portrait
+from characters.sheets import (
+    EQUIPMENT,
+    MAX_ITEMS,
+    MAX_NAME,
+    MAX_SKILL_NAME,
+    ItemField,
+    clean_sheet,
+    custom_skills,
+)
+from characters.transfer import MAX_IMPORT_BYTES, read_json
+from combat.rules import Ruleset, ruleset_choices
+
+
+class CampaignCreateForm(forms.ModelForm):
+    ruleset = forms.ChoiceField(label=gettext_lazy("System"), choices=ruleset_choices)
+
+    class Meta:
+        model = Campaign
+        fields = ["name", "description", "ruleset"]
+
+
+class CampaignEditForm(forms.ModelForm):
+    class Meta:
+        model = Campaign
+        fields = ["name", "description"]
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(label=gettext_lazy("Kod zaproszenia"), max_length=40)
+
+
+class CharacterForm(forms.ModelForm):
+    """Name, notes and portrait; the GM also picks the kind and the player who owns a PC."""
+
+    portrait = forms.ImageField(
+        label=gettext_lazy("Portret"),
+        required=False,
+        validators=[validate_portrait],
+        help_text=gettext_lazy("PNG, JPEG albo WebP, najwyżej 2 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
+    )
+
+    class Meta:
+        model = Character
+        fields = ["name", "kind", "owner", "notes", "portrait"]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 5})}
+
+    def __init__(self, *args: Any, campaign: Campaign, as_gm: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not as_gm:
+            del self.fields["kind"], self.fields["owner"]
+            return
+        owner = self.fields["owner"]
+        assert isinstance(owner, forms.ModelChoiceField)
+        owner.queryset = User.objects.filter(
+            memberships__campaign=campaign, memberships__role=Membership.Role.PLAYER
+        ).order_by("username")
+        owner.empty_label = _("— nikt —")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("kind") == Character.Kind.NPC and cleaned.get("owner"):
+            self.add_error("owner", _("Bohater niezależny nie ma gracza."))
+        return cleaned
+
+
+class CreatureForm(forms.ModelForm):
+    class Meta:
+        model = CreatureTemplate
+        fields = ["name", "description"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+class InstantiateForm(forms.Form):
+    count = forms.IntegerField(label=gettext_lazy("Ile"), min_value=1, max_value=20, initial=1)
+    base_name = forms.CharField(label=gettext_lazy("Nazwa"), max_length=MAX_NAME, required=False)
+
+
+class ImportForm(forms.Form):
+    """A JSON file or pasted text (exactly one), read into parsed data as `cleaned_data["data"]`."""
+
+    file = forms.FileField(label=gettext_lazy("Plik JSON"), required=False)
+    text = forms.CharField(
+        label=gettext_lazy("…albo wklej JSON"),
+        required=False,
+        max_length=MAX_IMPORT_BYTES,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload, text = cleaned.get("file"), cleaned.get("text", "")
+        if bool(upload) == bool(text):
+            raise ValidationError(_("Wybierz plik albo wklej tekst (jedno z dwóch)."))
+        if upload:
+            if upload.size > MAX_IMPORT_BYTES:
+                raise ValidationError(
+                    _("Plik jest za duży: najwyżej %(max)d KB.") % {"max": MAX_IMPORT_BYTES // 1024}
+                )
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise ValidationError(_("Plik nie jest tekstem UTF-8.")) from None
+        cleaned["data"] = read_json(text)
+        return cleaned
+
+
+# ---- the sheet editor -------------------------------------------------------------------------
+
+
+def _item_field(spec: ItemField) -> forms.Field:
+    if spec.type == "text":
+        return forms.CharField(label=spec.label, max_length=spec.maximum)
+    if spec.type == "int":
+        return forms.IntegerField(
+            label=spec.label,
+            min_value=0,
+            max_value=spec.maximum,
+            initial=spec.default,
+            required=spec.default is None,
+        )
+    if spec.type == "bool":
+        return forms.BooleanField(label=spec.label, required=False, initial=False)
+    assert spec.choices is not None
+    return forms.ChoiceField(
+        label=spec.label, choices=list(spec.choices.items()), initial=spec.default
+    )
+
+
+class ItemForm(forms.Form):
+    """One equipment row; `specs` says which fields, in order."""
+
+    specs: tuple[ItemField, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for spec in self.specs:
+            self.fields[spec.key] = _item_field(spec)
+
+    def item(self) -> dict[str, Any]:
+        """The row in the sheet's shape; optional numbers left empty take their default."""
+        data = dict(self.cleaned_data)
+        for spec in self.specs:
+            if spec.type == "int" and data.get(spec.key) is None:
+                data[spec.key] = spec.default
+        return data
+
+    def value_fields(self) -> list[forms.BoundField]:
+        return [self[s.key] for s in self.specs if s.type != "bool"]
+
+    def flag_fields(self) -> list[forms.BoundField]:
+        return [self[s.key] for s in self.specs if s.type == "bool"]
+
+
+class CustomSkillForm(forms.Form):
+    """A skill the ruleset does not list, in the range of the listed ones."""
+
+    name = forms.CharField(label=gettext_lazy("Umiejętność"), max_length=MAX_SKILL_NAME)
+
+    def __init__(self, *args: Any, minimum: int = 0, maximum: int = 10, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["value"] = forms.IntegerField(
+            label=gettext_lazy("Poziom"), min_value=minimum, max_value=maximum
+        )
+
+    def value_fields(self) -> list[forms.BoundField]:
+        return [self["name"], self["value"]]
+
+    def flag_fields(self) -> list[forms.BoundField]:
+        return []
+
+
+class BaseRowFormSet(forms.BaseFormSet):
+    title: Any = ""
+    add_label: Any = ""
+
+
+class CustomSkillFormSet(BaseRowFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        seen: set[str] = set()
+        for form in self.forms:
+            name = (form.cleaned_data.get("name") or "").strip()
+            if name and name.casefold() in seen:
+                raise ValidationError(_("Umiejętność „%(name)s” powtarza się.") % {"name": name})
+            seen.add(name.casefold())
+
+
+def _row_formset(
+    form: type[forms.Form], base: type[BaseRowFormSet], title: Any, add_label: Any
+) -> type[BaseRowFormSet]:
+    formset = cast(
+        type[BaseRowFormSet],
+        forms.formset_factory(
+            form,
+            formset=base,
+            extra=0,
+            max_num=MAX_ITEMS,
+            absolute_max=MAX_ITEMS,
+            validate_max=True,
+        ),
+    )
+    formset.title, formset.add_label = title, add_label
+    return formset
+
+
+def _item_form(name: str, specs: tuple[ItemField, ...]) -> type[ItemForm]:
+    return type(name, (ItemForm,), {"specs": specs})
+
+
+ROW_FORMSETS: dict[str, type[BaseRowFormSet]] = {
+    "custom_skills": _row_formset(
+        CustomSkillForm,
+        CustomSkillFormSet,
+        gettext_lazy("Własne umiejętności"),
+        gettext_lazy("Dodaj umiejętność"),
+    ),
+    "weapons": _row_formset(
+        _item_form("WeaponForm", EQUIPMENT["weapons"]),
+        BaseRowFormSet,
+        gettext_lazy("Broń"),
+        gettext_lazy("Dodaj broń"),
+    ),
+    "armour": _row_formset(
+        _item_form("ArmourForm", EQUIPMENT["armour"]),
+        BaseRowFormSet,
+        gettext_lazy("Pancerz"),
+        gettext_lazy("Dodaj pancerz"),
+    ),
+    "shields": _row_formset(
+        _item_form("ShieldForm", EQUIPMENT["shields"]),
+        BaseRowFormSet,
+        gettext_lazy("Tarcze"),
+        gettext_lazy("Dodaj tarczę"),
+    ),
+}
+
+
+class StatsForm(forms.Form):
+    """One number input per attribute and per ruleset skill, named attr_<key> / skill_<key>."""
+
+    def __init__(self, *args: Any, rules: Ruleset, settings: Mapping[str, Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.attribute_specs = rules.attributes(settings)
+        self.skill_specs = rules.skills(settings)
+        for prefix, specs in (("attr", self.attribute_specs), ("skill", self.skill_specs)):
+            for spec in specs:
+                self.fields[f"{prefix}_{spec.key}"] = forms.IntegerField(
+                    label=spec.label, min_value=spec.minimum, max_value=spec.maximum
+                )
+
+    def attribute_fields(self) -> list[forms.BoundField]:
+        return [self[f"attr_{spec.key}"] for spec in self.attribute_specs]
+
+    def skill_fields(self) -> list[forms.BoundField]:
+        return [self[f"skill_{spec.key}"] for spec in self.skill_specs]
+
+
+class SheetEditor:
+    """The stats form and the row formsets of one sheet, validated together.
+
+    `is_valid()` checks every part and then the assembled sheet with `clean_sheet`; afterwards
+    `sheet` holds the normalised sheet and `errors` the problems that belong to no one field.
+    """
+
+    def __init__(
+        self,
+        data: QueryDict | None,
+        *,
+        rules: Ruleset,
+        settings: Mapping[str, Any],
+        initial: Mapping[str, Any],
+    ) -> None:
+        self.rules, self.settings = rules, settings
+        self.stats = StatsForm(
+            data, rules=rules, settings=settings, initial=_stats_initial(initial)
+        )
+        skill_range = rules.skills(settings)
+        low = min((s.minimum for s in skill_range), default=0)
+        high = max((s.maximum for s in skill_range), default=10)
+        extra = custom_skills(initial, rules=rules, settings=settings)
+        self.formsets = {
+            "custom_skills": ROW_FORMSETS["custom_skills"](
+                data,
+                prefix="custom_skills",
+                initial=[{"name": k, "value": v} for k, v in extra.items()],
+                form_kwargs={"minimum": low, "maximum": high},
+            )
+        }
+        for section in ("weapons", "armour", "shields"):
+            self.formsets[section] = ROW_FORMSETS[section](
+                data, prefix=section, initial=list(initial.get(section) or [])
+            )
+        self.sheet: dict[str, Any] = {}
+        self.errors: list[str] = []
+
+    def is_valid(self) -> bool:
+        parts_valid = [self.stats.is_valid(), *(fs.is_valid() for fs in self.formsets.values())]
+        if not all(parts_valid):
+            return False
+        try:
+            self.sheet = clean_sheet(self._assemble(), rules=self.rules, settings=self.settings)
+        except ValidationError as error:
+            self.errors = list(error.messages)
+            return False
+        return True
+
+    def summary(self) -> list[str]:
+        """Every problem with where it is, for the list at the top of a long form."""
+        problems = [
+            f"{self.stats[name].label}: {error}"
+            for name, errors in self.stats.errors.items()
+            for error in errors
+        ]
+        for formset in self.formsets.values():
+            problems += [f"{formset.title}: {error}" for error in formset.non_form_errors()]
+            for index, form in enumerate(formset.forms, start=1):
+                problems += [
+                    f"{formset.title} {index}, {form[name].label if name in form.fields else ''}: "
+                    f"{error}"
+                    for name, errors in form.errors.items()
+                    for error in errors
+                ]
+        return problems + self.errors
+
+    def _assemble(self) -> dict[str, Any]:
+        data = self.stats.cleaned_data
+        skills = {s.key: data[f"skill_{s.key}"] for s in self.stats.skill_specs}
+        for form in self.formsets["custom_skills"].forms:
+            if form.cleaned_data:
+                skills[form.cleaned_data["name"].strip()] = form.cleaned_data["value"]
+        sheet: dict[str, Any] = {
+            "attributes": {s.key: data[f"attr_{s.key}"] for s in self.stats.attribute_specs},
+            "skills": skills,
+        }
+        for section in ("weapons", "armour", "shields"):
+            forms_ = self.formsets[section].forms
+            sheet[section] = [f.item() for f in forms_ if f.cleaned_data]
+        return sheet
+
+
+def _stats_initial(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    initial = {f"attr_{k}": v for k, v in dict(sheet.get("attributes") or {}).items()}
+    initial.update({f"skill_{k}": v for k, v in dict(sheet.get("skills") or {}).items()})
+    return initial
+
+
+def reshape_rows(data: QueryDict, command: str) -> QueryDict | None:
+    """The POST data with one row added ("add weapons") or removed ("remove weapons 2").
+
+    Lets the sheet editor grow and shrink its equipment lists without JavaScript (the
+    buttons submit the whole form) and with HTMX (the same request, one fieldset swapped).
+    None when the command is not one of these.
+    """
+    parts = command.split()
+    if len(parts) < 2 or parts[1] not in ROW_FORMSETS or parts[0] not in ("add", "remove"):
+        return None
+    prefix, reshaped = parts[1], data.copy()
+    total = min(_int(data.get(f"{prefix}-TOTAL_FORMS")), MAX_ITEMS)
+    initial = min(_int(data.get(f"{prefix}-INITIAL_FORMS")), total)
+    if parts[0] == "add":
+        if total < MAX_ITEMS:
+            reshaped[f"{prefix}-TOTAL_FORMS"] = str(total + 1)
+            # A bound form ignores `initial`: put the defaults (e.g. kind "lekka") in the data.
+            for spec in getattr(ROW_FORMSETS[prefix].form, "specs", ()):
+                if spec.type in ("choice", "int") and spec.default is not None:
+                    reshaped[f"{prefix}-{total}-{spec.key}"] = str(spec.default)
+        return reshaped
+    index = int(parts[2]) if len(parts) == 3 and parts[2].isdigit() else -1
+    if not 0 <= index < total:
+        return None
+    rows = [(row, f"{prefix}-{row}-") for row in range(index, total)]
+    for key in [k for k in data if any(k.startswith(start) for _row, start in rows)]:
+        del reshaped[key]
+    for row, start in rows[1:]:
+        for key in [k for k in data if k.startswith(start)]:
+            reshaped.setlist(f"{prefix}-{row - 1}-{key.removeprefix(start)}", data.getlist(key))
+    reshaped[f"{prefix}-TOTAL_FORMS"] = str(total - 1)
+    reshaped[f"{prefix}-INITIAL_FORMS"] = str(max(0, initial - (index < initial)))
+    return reshaped
+
+
+def _int(value: object) -> int:
+    try:
+        return max(0, int(str(value)))
+    except ValueError:
+        return 0

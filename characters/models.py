@@ -1,0 +1,193 @@
+"""Campaigns, their members, their characters and the bestiary.
+
+A character's statistics live in one JSON column, `sheet`, in the shape the campaign's ruleset
+reads (see `combat.rules.eleora.sheet.sheet_from_dict`); `characters.sheets.clean_sheet`
+validates it before anything is stored. Values derived from a sheet are never stored: they
+come from the ruleset each time they are shown.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from pathlib import PurePosixPath
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from combat.rules import Ruleset, get_ruleset, ruleset_choices
+from combat.rules.base import DerivedValue
+
+# No 0/O, 1/I/L: a code read out at the table or typed on a phone is not misread.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 10
+
+
+def new_invite_code() -> str:
+    """A random invite code: 10 characters from 31 symbols, about 49 bits."""
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def normalise_invite_code(typed: str) -> str:
+    """The code as stored, from what a person typed (any case, spaces or dashes)."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
+
+
+class Campaign(models.Model):
+    name = models.CharField(_("nazwa"), max_length=120)
+    description = models.TextField(_("opis"), blank=True, max_length=5000)
+    gm = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="campaigns_run",
+        verbose_name=_("mistrz gry"),
+    )
+    ruleset = models.CharField(
+        _("system"), max_length=20, choices=ruleset_choices, default="eleora"
+    )
+    settings = models.JSONField(_("ustawienia stołu"), default=dict, blank=True)
+    invite_code = models.CharField(
+        _("kod zaproszenia"), max_length=16, unique=True, default=new_invite_code
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("kampania")
+        verbose_name_plural = _("kampanie")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaign-detail", args=[self.pk])
+
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset)
+
+    def regenerate_invite_code(self) -> None:
+        """Replace the code, so links and codes handed out before stop working."""
+        self.invite_code = new_invite_code()
+        self.save(update_fields=["invite_code", "updated"])
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        GM = "gm", _("Mistrz gry")
+        PLAYER = "player", _("Gracz")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("rola"), max_length=10, choices=Role.choices, default=Role.PLAYER)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")
+        ]
+        verbose_name = _("członkostwo")
+        verbose_name_plural = _("członkostwa")
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.campaign} ({self.role})"
+
+
+class CreatureTemplate(models.Model):
+    """A bestiary entry. Without a campaign it belongs to the shared, read-only library."""
+
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="creatures",
+        verbose_name=_("kampania"),
+    )
+    # A campaign's creatures follow its ruleset; the shared library holds entries for each.
+    ruleset = models.CharField(
+        _("system"), max_length=20, choices=ruleset_choices, default="eleora"
+    )
+    name = models.CharField(_("nazwa"), max_length=80)
+    description = models.TextField(_("opis"), blank=True, max_length=5000)
+    sheet = models.JSONField(_("karta"), default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("stwór")
+        verbose_name_plural = _("bestiariusz")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_shared(self) -> bool:
+        return self.campaign_id is None
+
+
+def portrait_path(instance: Character, filename: str) -> str:
+    """A random name under the campaign's folder: nothing about the file is guessable."""
+    suffix = PurePosixPath(filename).suffix.lower()
+    return f"portraits/{instance.campaign_id}/{uuid.uuid4().hex}{suffix}"
+
+
+class Character(models.Model):
+    class Kind(models.TextChoices):
+        PC = "pc", _("Postać gracza")
+        NPC = "npc", _("Bohater niezależny")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
+    kind = models.CharField(_("rodzaj"), max_length=3, choices=Kind.choices, default=Kind.PC)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="characters",
+        verbose_name=_("gracz"),
+    )
+    name = models.CharField(_("imię"), max_length=80)
+    sheet = models.JSONField(_("karta"), default=dict)
+    notes = models.TextField(_("notatki"), blank=True, max_length=10000)
+    portrait = models.ImageField(_("portret"), upload_to=portrait_path, blank=True)
+    source_creature = models.ForeignKey(
+        CreatureTemplate,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="instances",
+        verbose_name=_("z bestiariusza"),
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["kind", "name", "pk"]
+        verbose_name = _("postać")
+        verbose_name_plural = _("postacie")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("character-detail", args=[self.pk])
+
+    @property
+    def is_npc(self) -> bool:
+        return self.kind == self.Kind.NPC
+
+    def sheet_data(self) -> dict[str, Any]:
+        """The sheet in the ruleset's shape, name included."""
+        return {**self.sheet, "name": self.name}
+
+    def derived_values(self) -> list[DerivedValue]:
+        """Obrona, Zdrowie and the rest, computed by the campaign's ruleset."""
+        return self.campaign.rules().derived_values(self.sheet_data(), self.campaign.settings)

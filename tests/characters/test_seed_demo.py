@@ -1,0 +1,72 @@
+"""The demo data command: complete, and safe to run twice."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from characters.models import Campaign, Character, CreatureTemplate, Membership
+
+pytestmark = pytest.mark.django_db
+
+
+def run() -> str:
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    return out.getvalue()
+
+
+def state() -> list[object]:
+    return [
+        list(Campaign.objects.values_list("pk", "name", "invite_code", "settings")),
+        list(Membership.objects.values_list("pk", "user__username", "role")),
+        list(
+            Character.objects.order_by("pk").values_list("pk", "name", "owner__username", "sheet")
+        ),
+        CreatureTemplate.objects.count(),
+    ]
+
+
+def test_it_creates_the_demo_campaign() -> None:
+    output = run()
+    assert "http://127.0.0.1:8000/" in output
+    for login in ("mistrz", "gracz1", "gracz2"):
+        assert login in output
+        assert authenticate(username=login, password="eleora-demo") is not None
+    assert "eleora-demo" in output
+    campaign = Campaign.objects.get(name="Wilki z Czarnego Lasu")
+    assert campaign.gm.username == "mistrz"
+    roles = dict(campaign.memberships.values_list("user__username", "role"))
+    assert roles == {"mistrz": "gm", "gracz1": "player", "gracz2": "player"}
+    npcs = campaign.characters.filter(kind="npc")
+    assert sorted(npcs.values_list("name", flat=True)) == ["Wilk 1", "Wilk 2", "Wilk 3"]
+    assert {c.source_creature.name for c in npcs if c.source_creature} == {"Wilk"}
+
+
+def test_it_gives_each_player_an_equipped_character() -> None:
+    run()
+    sabre = Character.objects.get(owner__username="gracz1")
+    assert sabre.sheet["attributes"]["zrecznosc"] == 2
+    assert sabre.sheet["skills"]["bron_lekka"] == 4
+    assert sabre.sheet["weapons"][0]["name"] == "Szabla"
+    archer = Character.objects.get(owner__username="gracz2")
+    bow = archer.sheet["weapons"][0]
+    assert (bow["ranged"], bow["reload_actions"]) == (True, 2)
+
+
+def test_it_changes_nothing_when_run_again() -> None:
+    run()
+    before = state()
+    run()
+    assert state() == before
+
+
+def test_it_keeps_an_existing_users_password() -> None:
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("mistrz", password="moje-haslo-123")
+    run()
+    assert authenticate(username="mistrz", password="moje-haslo-123") is not None

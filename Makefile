@@ -39,5 +39,5 @@ test: lint types services
 		$(VENV)/bin/pytest -m "not browser" -p no:cacheprovider -q
 
 messages: $(STAMP)
-	$(PY) manage.py makemessages -l pl -l en --no-obsolete
-	$(PY) manage.py compilemessages
+	$(PY) manage.py makemessages -l en --no-obsolete -i ".venv/*" -i "tests/*" -i "combat/rules/*"
+	$(PY) manage.py compilemessages -l en --ignore=.venv

@@ -7,9 +7,11 @@ behind the same protocol.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from combat.rules.dice import RNG
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,27 @@ class SheetErrors(Exception):  # noqa: N818
         return "; ".join(f"{e.path}: {e.message}" for e in self.errors)
 
 
+@dataclass(frozen=True)
+class LegalAction:
+    """One action or reaction for the UI: whether a character may use it now, and why not."""
+
+    key: str
+    label: str
+    available: bool
+    reason: str = ""
+    reaction: bool = False
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A condition (or similar marker) on a combatant, ready to show: "Krwawienie ×2 (3 tury)"."""
+
+    key: str
+    label: str
+    detail: str = ""
+    description: str = ""
+
+
 class Ruleset(Protocol):
     key: str
     label: str
@@ -73,6 +96,69 @@ class Ruleset(Protocol):
     def derived_values(
         self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
     ) -> list[DerivedValue]: ...
+
+    # --- encounters -------------------------------------------------------------------------
+    # State, commands and events are the ruleset's own frozen dataclasses; the table layer
+    # handles them only through these methods (and stores their JSON dicts).
+
+    def new_encounter(
+        self, settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
+    ) -> Any:
+        """The setup-phase state. Combatant dicts: id, name, side, sheet, controller,
+        position ([x, y] or None), hidden. ValueError when malformed."""
+        ...
+
+    def decide(self, state: Any, command: Any, rng: RNG) -> list[Any]:
+        """Events for a command (pure; dice inside), or RuleViolation with a readable reason."""
+        ...
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        """The state after one event; never rolls."""
+        ...
+
+    def replay(self, initial: Any, events: Iterable[Any]) -> Any:
+        """Fold events onto the initial state."""
+        ...
+
+    def command_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """Parse a command (has a "type" key); ValueError with a clear message when bad."""
+        ...
+
+    def command_to_dict(self, command: Any) -> dict[str, Any]: ...
+
+    def event_from_dict(self, data: Mapping[str, Any]) -> Any: ...
+
+    def event_to_dict(self, event: Any) -> dict[str, Any]: ...
+
+    def state_to_dict(self, state: Any) -> dict[str, Any]: ...
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> Any: ...
+
+    def command_actor(self, command: Any) -> str | None:
+        """The combatant a command acts for (authorise its controller), None if GM-only."""
+        ...
+
+    def legal_actions(self, state: Any, actor_id: str) -> list[LegalAction]: ...
+
+    def condition_badges(self, state: Any, combatant_id: str) -> list[Badge]:
+        """Conditions to show on a combatant, derived ones (e.g. unconscious) included."""
+        ...
+
+    def attack_odds(self, state: Any, command: Any) -> Any:
+        """Exact odds of a declared attack per defender option (for the UI)."""
+        ...
+
+    def next_deadline(self, state: Any) -> float | None:
+        """The earliest open prompt deadline (epoch seconds), None if nothing waits."""
+        ...
+
+    def expire_command(self, now: float) -> Any:
+        """The command that resolves every prompt expired at `now` as "no reaction"."""
+        ...
+
+    def is_secret(self, event: Any) -> bool:
+        """Whether only the GM may see this event (e.g. a secret GM roll)."""
+        ...
 
 
 _REGISTRY: dict[str, Ruleset] = {}

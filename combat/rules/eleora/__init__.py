@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from combat.rules.base import DerivedValue, StatSpec, register
+from combat.rules.base import Badge, DerivedValue, LegalAction, StatSpec, register
+from combat.rules.dice import RNG
+from combat.rules.eleora import engine
+from combat.rules.eleora.commands import (
+    Command,
+    DeclareAttack,
+    ResolveExpired,
+    command_from_dict,
+    command_to_dict,
+)
+from combat.rules.eleora.engine import queries, setup
+from combat.rules.eleora.events import Event, event_from_dict, event_to_dict, is_secret
+from combat.rules.eleora.odds import AttackOdds
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import ATTRIBUTES, SKILLS, derive, sheet_from_dict
+from combat.rules.eleora.state import EncounterState, state_from_dict, state_to_dict
 
 
 class EleoraRuleset:
@@ -16,7 +29,9 @@ class EleoraRuleset:
 
     def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         s = TableSettings.from_dict(dict(settings or {}))
-        return tuple(StatSpec(k, label, s.attribute_min, s.attribute_max) for k, label in ATTRIBUTES)
+        return tuple(
+            StatSpec(k, label, s.attribute_min, s.attribute_max) for k, label in ATTRIBUTES
+        )
 
     def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         s = TableSettings.from_dict(dict(settings or {}))
@@ -51,6 +66,62 @@ class EleoraRuleset:
             DerivedValue("inicjatywa", "Inicjatywa", d.inicjatywa, "2k6 + Intuicja"),
             DerivedValue("ruch", "Podstawowy Ruch", d.ruch, "metry na akcję Ruchu"),
         ]
+
+    # --- encounters -----------------------------------------------------------------------
+
+    def new_encounter(
+        self, settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
+    ) -> EncounterState:
+        table = TableSettings.from_dict(dict(settings or {}))
+        return setup.new_encounter(table, [setup.combatant_from_dict(c) for c in combatants])
+
+    def decide(self, state: EncounterState, command: Command, rng: RNG) -> list[Event]:
+        return engine.decide(state, command, rng)
+
+    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
+        return engine.evolve(state, event)
+
+    def replay(self, initial: EncounterState, events: Iterable[Event]) -> EncounterState:
+        return engine.replay(initial, events)
+
+    def command_from_dict(self, data: Mapping[str, Any]) -> Command:
+        return command_from_dict(data)
+
+    def command_to_dict(self, command: Command) -> dict[str, Any]:
+        return command_to_dict(command)
+
+    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
+        return event_from_dict(data)
+
+    def event_to_dict(self, event: Event) -> dict[str, Any]:
+        return event_to_dict(event)
+
+    def state_to_dict(self, state: EncounterState) -> dict[str, Any]:
+        return state_to_dict(state)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> EncounterState:
+        return state_from_dict(data)
+
+    def command_actor(self, command: Command) -> str | None:
+        return None if command.gm_only else command.actor
+
+    def legal_actions(self, state: EncounterState, actor_id: str) -> list[LegalAction]:
+        return queries.legal_actions(state, actor_id)
+
+    def condition_badges(self, state: EncounterState, combatant_id: str) -> list[Badge]:
+        return queries.condition_badges(state, combatant_id)
+
+    def attack_odds(self, state: EncounterState, command: DeclareAttack) -> AttackOdds:
+        return queries.attack_odds(state, command)
+
+    def next_deadline(self, state: EncounterState) -> float | None:
+        return min((p.deadline for p in state.prompts), default=None)
+
+    def expire_command(self, now: float) -> ResolveExpired:
+        return ResolveExpired(now=now)
+
+    def is_secret(self, event: Event) -> bool:
+        return is_secret(event)
 
 
 RULESET = register(EleoraRuleset())

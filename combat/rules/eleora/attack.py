@@ -1,0 +1,446 @@
+"""Atak and tests: who may attack with what, every pool with its reasons, and the damage dealt.
+
+Pure functions of the state; the engine decides when they run. Every dice modifier carries
+the rule that caused it so the log and the UI can show why a pool has the size it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from combat.rules.base import RuleViolation
+from combat.rules.dice import Modifier, PoolRoll, pool_size
+from combat.rules.eleora import grid
+from combat.rules.eleora.environment import darkness_modifiers, improvised_modifier
+from combat.rules.eleora.odds import przebicia_for, reduction_for
+from combat.rules.eleora.settings import TableSettings
+from combat.rules.eleora.sheet import (
+    ATTACK_SKILL,
+    ATTRIBUTES,
+    PHYSICAL_ATTRIBUTES,
+    SKILLS,
+    DamageType,
+    Shield,
+    Weapon,
+    WeaponKind,
+    derive,
+)
+from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack
+
+# DEFAULT: the attribute each attack skill is rolled with. The document's only worked example
+# (a sabre: Zręczność 2 + Broń Lekka 4) uses Zręczność and it names no other pairing, so every
+# weapon class uses Zręczność, as sheet.attack_pool_base does.
+ATTACK_ATTRIBUTE = MappingProxyType(
+    {WeaponKind.UNARMED: "zrecznosc", WeaponKind.LIGHT: "zrecznosc", WeaponKind.HEAVY: "zrecznosc"}
+)
+# DEFAULT: the attribute paired with each non-combat skill in a test (the document only says
+# "attribute + skill"). Wyrwanie is a plain Siła test and Wyzwolenie a doubled attribute.
+SKILL_ATTRIBUTE = MappingProxyType(
+    {
+        "bieganie": "zrecznosc",
+        "plywanie": "krzepa",
+        "atletyka": "sila",
+        "jezdziectwo": "zrecznosc",
+        "akrobatyka": "zrecznosc",
+        "medycyna": "intelekt",
+        "percepcja": "intuicja",
+    }
+)
+ATTRIBUTE_LABELS = dict(ATTRIBUTES)
+SKILL_LABELS = dict(SKILLS)
+MELEE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "powalenie"})
+NO_DAMAGE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "oslepienie"})
+SPECIAL_LABELS = {
+    "odepchniecie": "Odepchnięcie",
+    "schwytanie": "Schwytanie",
+    "powalenie": "Powalenie",
+    "oslepienie": "Oślepienie",
+}
+
+
+@dataclass(frozen=True)
+class WeaponProfile:
+    """What an attack is made with: the sheet weapon, or bare hands (`UNARMED`)."""
+
+    key: str
+    label: str
+    kind: WeaponKind
+    damage: int
+    damage_type: DamageType
+    ranged: bool = False
+    short: bool = False
+    improvised: bool = False
+
+
+def weapon_profile(attacker: Combatant, key: str) -> WeaponProfile:
+    """The weapon called `key` on the attacker's sheet; RuleViolation if there is none."""
+    if key == UNARMED:
+        damage = derive(attacker.sheet).unarmed_damage
+        return WeaponProfile(UNARMED, "bez broni", WeaponKind.UNARMED, damage, DamageType.STUN)
+    weapon = attacker.weapon(key)
+    if weapon is None:
+        raise RuleViolation("bron", f"{attacker.name} nie ma broni „{key}”.", weapon=key)
+    return _profile(weapon)
+
+
+def _profile(w: Weapon) -> WeaponProfile:
+    return WeaponProfile(
+        w.name, w.name, w.kind, w.damage, w.damage_type, w.ranged or w.thrown, w.short, w.improvised
+    )
+
+
+def is_critical(roll: PoolRoll, settings: TableSettings) -> bool:
+    """Krytyczna porażka: no success on a rolled pool (and a 1 showing, if the table says so)."""
+    return roll.critical_failure and (not settings.critical_failure_needs_one or 1 in roll.faces)
+
+
+# --- tests ------------------------------------------------------------------------------------
+
+
+def test_pool(
+    state: EncounterState,
+    c: Combatant,
+    *,
+    attribute: str,
+    skill: str | None = None,
+    doubled: bool = False,
+    heroism: bool = False,
+) -> tuple[Modifier, ...]:
+    """A test's pool: attribute (+ skill), then darkness, Zmęczenie, Unieruchomienie, Oślepienie."""
+    value = c.sheet.attribute(attribute)
+    name = ATTRIBUTE_LABELS[attribute]
+    mods = [Modifier(value * 2, f"{name} ×2") if doubled else Modifier(value, name)]
+    if skill is not None:
+        mods.append(Modifier(c.sheet.skill(skill), SKILL_LABELS[skill]))
+    mods += penalties(state, c, skill_test=skill is not None)
+    if attribute in PHYSICAL_ATTRIBUTES or skill == "percepcja":
+        mods += _blinded(state, c, mods, floor=0)
+    if heroism:
+        mods.append(Modifier(1, "Kostka Heroizmu"))
+    return tuple(m for m in mods if m.dice != 0 or m is mods[0])
+
+
+def skill_pool(
+    state: EncounterState, c: Combatant, skill: str, *, heroism: bool = False
+) -> tuple[Modifier, ...]:
+    """The pool of a skill test with its DEFAULT attribute (SKILL_ATTRIBUTE)."""
+    return test_pool(state, c, attribute=SKILL_ATTRIBUTE[skill], skill=skill, heroism=heroism)
+
+
+def penalties(state: EncounterState, c: Combatant, *, skill_test: bool) -> list[Modifier]:
+    """Penalties on every test of this character: darkness, Zmęczenie, Unieruchomienie."""
+    mods = list(darkness_modifiers(state.darkness, state.settings))
+    if c.fatigue:
+        mods.append(Modifier(-c.fatigue, "Zmęczenie"))
+    held = c.stacks("unieruchomienie")
+    if held and skill_test:
+        mods.append(Modifier(-held, "Unieruchomienie"))
+    return mods
+
+
+def _blinded(
+    state: EncounterState, c: Combatant, mods: Iterable[Modifier], *, floor: int
+) -> list[Modifier]:
+    """Oślepienie: −3 dice, but never taking the pool below `floor` (Obrona: 2)."""
+    if not c.has("oslepienie"):
+        return []
+    before = pool_size(mods)
+    cut = min(state.settings.blinded_penalty, max(0, before - floor))
+    return [Modifier(-cut, "Oślepienie")] if cut else []
+
+
+# --- attack -----------------------------------------------------------------------------------
+
+
+def check_attack(
+    state: EncounterState,
+    attacker: Combatant,
+    target: Combatant,
+    profile: WeaponProfile,
+    special: str | None,
+    *,
+    opportunity: bool = False,
+) -> None:
+    """Refuse an attack the rules do not allow (RuleViolation with the reason)."""
+    if target.id == attacker.id:
+        raise RuleViolation("cel", "Nie można zaatakować samego siebie.")
+    if target.status == "dead":
+        raise RuleViolation("cel", f"{target.name} nie żyje.", target=target.id)
+    if profile.key != UNARMED and not attacker.holds(profile.key):
+        raise RuleViolation("bron", f"Broń „{profile.label}” nie jest dobyta.", weapon=profile.key)
+    if special in MELEE_SPECIALS and profile.ranged:
+        label = SPECIAL_LABELS[special]
+        raise RuleViolation("atak_specjalny", f"{label} to atak wręcz, nie dystansowy.")
+    if profile.ranged:
+        _check_ranged(attacker, profile)
+    elif (
+        attacker.position
+        and target.position
+        and not grid.in_reach(attacker.position, target.position)
+    ):
+        raise RuleViolation("zasieg", f"{target.name} jest poza zasięgiem broni białej.")
+    if not opportunity:
+        _check_weapon_use(attacker, profile)
+        _check_charge(attacker, target)
+
+
+def _check_ranged(attacker: Combatant, profile: WeaponProfile) -> None:
+    if attacker.has("oslepienie"):
+        raise RuleViolation("widocznosc", "Atak dystansowy wymaga widzenia celu (Oślepienie).")
+    if profile.key in attacker.unloaded:
+        raise RuleViolation(
+            "nienaladowana", f"„{profile.label}” nie jest naładowana: potrzebne Przeładowanie."
+        )
+
+
+def _check_weapon_use(attacker: Combatant, profile: WeaponProfile) -> None:
+    """One Attack action per weapon per turn; bare hands always (each limb is a weapon)."""
+    if profile.key == UNARMED:
+        return
+    used = attacker.weapons_used.count(profile.key)
+    # Walka Wręcz weapons (short ones included) may attack twice without penalty.
+    allowed = 2 if profile.kind == WeaponKind.UNARMED else 1
+    if used >= allowed:
+        raise RuleViolation(
+            "bron_uzyta",
+            f"Tą bronią ({profile.label}) już atakowano w tej turze: jeden atak na broń.",
+            weapon=profile.key,
+        )
+
+
+def _check_charge(attacker: Combatant, target: Combatant) -> None:
+    end, there = attacker.charge_end, target.position
+    if attacker.charge_bonus and end and there and not grid.adjacent(end, there):
+        raise RuleViolation(
+            "szarza_cel",
+            "Atak po Szarży musi być na postać obok pola, na którym skończyłeś ruch.",
+        )
+
+
+def attack_modifiers(
+    state: EncounterState,
+    attacker: Combatant,
+    target: Combatant,
+    profile: WeaponProfile,
+    *,
+    special: str | None = None,
+    flat: bool = False,
+    screened: bool = False,
+    heroism: bool = False,
+    opportunity: bool = False,
+) -> tuple[Modifier, ...]:
+    """The attack pool: attribute + weapon skill and every bonus and penalty, with reasons."""
+    s = state.settings
+    attribute = ATTACK_ATTRIBUTE[profile.kind]
+    skill = ATTACK_SKILL[profile.kind]
+    mods = [
+        Modifier(attacker.sheet.attribute(attribute), ATTRIBUTE_LABELS[attribute]),
+        Modifier(attacker.sheet.skill(skill), SKILL_LABELS[skill]),
+    ]
+    mods += _aim_modifiers(attacker, target, s)
+    if attacker.charge_bonus and not opportunity:
+        mods.append(Modifier(attacker.charge_bonus, "Szarża"))
+    mods += _position_bonus(state, attacker, target, profile)
+    mods += _weapon_modifiers(attacker, target, profile, s, opportunity)
+    mods += _special_modifiers(target, special, flat, s)
+    if profile.ranged and screened:
+        mods.append(Modifier(-s.ranged_cover_penalty, "Cel zasłonięty lub za przeszkodą"))
+    if attacker.has("szal"):
+        mods.append(Modifier(s.frenzy_attack_bonus, "Szał"))
+    mods += penalties(state, attacker, skill_test=True)
+    mods += _blinded(state, attacker, mods, floor=0)
+    if heroism:
+        mods.append(Modifier(1, "Kostka Heroizmu"))
+    return tuple(m for m in mods if m.dice != 0 or m in mods[:2])
+
+
+def aim_bonus(attacker: Combatant, target: Combatant, settings: TableSettings) -> tuple[int, int]:
+    """(Celowanie, Odsłonięcie) dice on an attack; together never above the cap of 3."""
+    own = min(attacker.aim.get(target.id, 0), settings.aim_cap)
+    exposed = min(target.stacks("odsloniecie"), settings.aim_cap - own)
+    return own, exposed
+
+
+def _aim_modifiers(
+    attacker: Combatant, target: Combatant, settings: TableSettings
+) -> list[Modifier]:
+    own, exposed = aim_bonus(attacker, target, settings)
+    return [Modifier(own, "Celowanie"), Modifier(exposed, "Odsłonięcie")]
+
+
+def _position_bonus(
+    state: EncounterState, attacker: Combatant, target: Combatant, profile: WeaponProfile
+) -> list[Modifier]:
+    """Flankowanie from the map (melee only: it needs the attacker beside the target)."""
+    if profile.ranged or attacker.position is None or target.position is None:
+        return []
+    allies = [
+        a.position
+        for a in state.allies_of(attacker.id)
+        if a.position is not None and a.conscious and a.side != target.side
+    ]
+    flank = grid.flanking(attacker.position, target.position, allies, state.settings)
+    return [flank.modifier] if flank.modifier else []
+
+
+def _weapon_modifiers(
+    attacker: Combatant,
+    target: Combatant,
+    profile: WeaponProfile,
+    s: TableSettings,
+    opportunity: bool,
+) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if profile.improvised:
+        mods.append(improvised_modifier(s))
+    if profile.key == UNARMED and _armed_in_melee(target):
+        mods.append(Modifier(-s.unarmed_vs_armed_penalty, "Bez broni przeciw uzbrojonemu"))
+    if not opportunity:
+        mods += _second_weapon(attacker, profile)
+    return mods
+
+
+def _armed_in_melee(target: Combatant) -> bool:
+    """Holding a melee weapon other than a short one (the unarmed-attacker penalty)."""
+    return any(
+        target.holds(w.name) and not (w.ranged or w.short or w.kind == WeaponKind.UNARMED)
+        for w in target.sheet.weapons
+    )
+
+
+def _second_weapon(attacker: Combatant, profile: WeaponProfile) -> list[Modifier]:
+    """Walka dwiema broniami: the second weapon −3 heavy, −2 light, −1 short; none wręcz."""
+    if profile.kind == WeaponKind.UNARMED:
+        return []
+    others = {w for w in attacker.weapons_used if w not in (UNARMED, profile.key)}
+    if not any(
+        (w := attacker.weapon(k)) is not None and w.kind != WeaponKind.UNARMED for k in others
+    ):
+        return []
+    if profile.short:
+        return [Modifier(-1, "Druga broń (krótka)")]
+    if profile.kind == WeaponKind.HEAVY:
+        return [Modifier(-3, "Druga broń (ciężka)")]
+    return [Modifier(-2, "Druga broń (lekka)")]
+
+
+def _special_modifiers(
+    target: Combatant, special: str | None, flat: bool, s: TableSettings
+) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if special == "oslepienie":
+        mods.append(Modifier(-s.blind_attack_penalty, "Oślepienie (atak)"))
+    if special == "powalenie":
+        krzepa = target.sheet.attribute("krzepa")
+        mods.append(Modifier(-krzepa, f"Powalenie: Krzepa celu {krzepa}"))
+    if flat:
+        mods.append(Modifier(-s.flat_attack_penalty, "Atak Płazem"))
+    return mods
+
+
+# --- defence ----------------------------------------------------------------------------------
+
+
+def best_shield(c: Combatant, name: str | None = None) -> Shield | None:
+    """A held shield whose bonus is unused since the bearer's turn began (named, or the best)."""
+    shields = [s for s in c.sheet.shields if c.holds(s.name) and s.name not in c.shields_used]
+    if name is not None:
+        shields = [s for s in shields if s.name == name]
+    return max(shields, key=lambda s: s.bonus, default=None)
+
+
+def shield_or_one(c: Combatant, name: str | None) -> tuple[int, str | None]:
+    """Zasłona/Parowanie: a shield's bonus (once per turn per shield) or +1."""
+    shield = best_shield(c, name)
+    if shield is None:
+        return 1, None
+    return shield.bonus, shield.name
+
+
+def defence_modifiers(
+    state: EncounterState, target: Combatant, attack: PendingAttack
+) -> tuple[Modifier, ...]:
+    """The Obrona pool against one attack, with the chosen reactions and every penalty."""
+    s = state.settings
+    sheet = target.sheet
+    zr = sheet.attribute("zrecznosc")
+    mods = [
+        Modifier(0 if target.has("powalenie") else zr, "Zręczność"),
+        Modifier(sheet.attribute("intuicja"), "Intuicja"),
+        Modifier(sum(a.defence_bonus for a in sheet.armour), "Pancerz (premia do Obrony)"),
+    ]
+    if target.has("powalenie") and zr:
+        mods.append(Modifier(0, "Powalenie: bez Zręczności"))
+    if target.guard_bonus:
+        mods.append(Modifier(target.guard_bonus, "Zasłona"))
+    if "parowanie" in attack.reactions:
+        mods.append(Modifier(attack.parry_bonus or 1, "Parowanie"))
+    if "unik" in attack.reactions:
+        mods.append(Modifier(zr, "Unik"))
+    if target.has("szal"):
+        mods.append(Modifier(-s.frenzy_defence_penalty, "Szał"))
+    mods += _surrounded(state, target)
+    mods += penalties(state, target, skill_test=True)
+    mods += _blinded(state, target, mods, floor=s.blinded_defence_floor)
+    if attack.defence_heroism:
+        mods.append(Modifier(1, "Kostka Heroizmu"))
+    return tuple(m for m in mods if m.dice != 0 or m in mods[:3])
+
+
+def _surrounded(state: EncounterState, target: Combatant) -> list[Modifier]:
+    if target.position is None:
+        return []
+    enemies = [e.position for e in state.enemies_of(target.id) if e.position and e.conscious]
+    penalty = grid.osaczenie(target.position, enemies, state.settings)
+    return [penalty] if penalty else []
+
+
+# --- outcome ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Hit or miss, przebicia, and damage before and after Pancerz/Wola."""
+
+    hit: bool
+    przebicia: int
+    damage_type: str
+    damage: int
+    reduction: int
+    physical: int
+    stun: int
+    bleed: bool
+
+
+def outcome(
+    settings: TableSettings,
+    attack: PendingAttack,
+    attacker: Combatant,
+    target: Combatant,
+    attack_roll: PoolRoll,
+    defence_roll: PoolRoll | None,
+) -> Outcome:
+    """Compare the rolls (ties per settings) and work out the damage the target takes."""
+    defence = defence_roll.successes if defence_roll else 0
+    margin = attack_roll.successes - defence
+    hit = attack.auto_hit or margin > 0 or (margin == 0 and settings.tie_goes_to == "attacker")
+    przebicia = przebicia_for(margin, settings.przebicia_mode) if hit else 0
+    profile = weapon_profile(attacker, attack.weapon)
+    bleed = not (attack.flat and profile.ranged)
+    if not hit or attack.special in NO_DAMAGE_SPECIALS:
+        return Outcome(hit, przebicia, "", 0, 0, 0, 0, bleed)
+    if attack.special == "powalenie":
+        kind, raw = DamageType.STUN, przebicia
+    else:
+        flat_melee = attack.flat and not profile.ranged
+        kind = DamageType.STUN if flat_melee else profile.damage_type
+        raw = profile.damage + przebicia
+    if kind == DamageType.STUN and target.has("oszolomienie"):
+        kind = DamageType.PHYSICAL  # stun dealt to an Oszołomiony character is physical
+    d = derive(target.sheet)
+    reduction = min(raw, reduction_for(kind, d.pancerz, d.odpornosc))
+    taken = raw - reduction
+    physical, stun = (taken, 0) if kind == DamageType.PHYSICAL else (0, taken)
+    return Outcome(hit, przebicia, str(kind), raw, reduction, physical, stun, bleed)

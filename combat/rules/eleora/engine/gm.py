@@ -1,0 +1,249 @@
+"""GM overrides as commands, so every ruling is an event in the log like any other."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from combat.rules.base import RuleViolation
+from combat.rules.dice import RNG, Modifier, roll_pool
+from combat.rules.eleora import conditions as cond
+from combat.rules.eleora import grid
+from combat.rules.eleora.commands import (
+    AddCondition,
+    ApplyDamage,
+    DeclareAreaAttack,
+    EditHealth,
+    GMRoll,
+    Heal,
+    JoinCombat,
+    OfferOpportunity,
+    PlaceCombatant,
+    RemoveCondition,
+    RevealStats,
+    SetEnvironment,
+    SetHidden,
+)
+from combat.rules.eleora.conditions import ConditionInstance
+from combat.rules.eleora.engine.common import (
+    ACTIVE_PHASES,
+    deadline,
+    new_id,
+    reaction_refusal,
+    require_active,
+)
+from combat.rules.eleora.engine.setup import combatant_from_dict
+from combat.rules.eleora.events import (
+    CombatantChanged,
+    CombatantJoined,
+    CombatantPlaced,
+    ConditionAdded,
+    ConditionRemoved,
+    EnvironmentChanged,
+    Event,
+    GMRolled,
+    HealthChanged,
+    PromptOpened,
+)
+from combat.rules.eleora.healing import HealthTrack, magic_healing
+from combat.rules.eleora.health import split_healing
+from combat.rules.eleora.initiative import roll_initiative, supplied_initiative
+from combat.rules.eleora.sheet import derive
+from combat.rules.eleora.state import GM, EncounterState, Prompt
+
+MAX_GM_DICE = 60
+
+
+def _non_negative(*values: int) -> None:
+    if any(v < 0 for v in values):
+        raise RuleViolation("ujemne", "Wartości nie mogą być ujemne.")
+
+
+def edit_health(state: EncounterState, cmd: EditHealth) -> list[Event]:
+    """Set damage taken; the change still passes the unconsciousness and death checks."""
+    c = state.get(cmd.target)
+    _non_negative(cmd.damage_physical, cmd.damage_stun)
+    return [
+        HealthChanged(
+            combatant=c.id,
+            physical=cmd.damage_physical - c.damage_physical,
+            stun=cmd.damage_stun - c.damage_stun,
+            reason="MG",
+        )
+    ]
+
+
+def apply_damage(state: EncounterState, cmd: ApplyDamage) -> list[Event]:
+    """Damage from outside an attack; with `reduce`, Pancerz and Wola apply as to a hit."""
+    c = state.get(cmd.target)
+    _non_negative(cmd.physical, cmd.stun)
+    physical, stun = cmd.physical, cmd.stun
+    if cmd.reduce:
+        d = derive(c.sheet)
+        physical, stun = max(0, physical - d.pancerz), max(0, stun - d.odpornosc)
+    return [HealthChanged(combatant=c.id, physical=physical, stun=stun, reason=cmd.reason)]
+
+
+def heal(state: EncounterState, cmd: Heal) -> list[Event]:
+    """Healing; by magic only up to the Magiczne Leczenie limit (healing.magic_healing)."""
+    c = state.get(cmd.target)
+    if cmd.amount <= 0:
+        raise RuleViolation("leczenie", "Leczenie musi być dodatnie.")
+    if not cmd.magic:
+        physical, stun = split_healing(c, cmd.amount)
+        return [HealthChanged(combatant=c.id, physical=physical, stun=stun, reason="leczenie")]
+    track = HealthTrack(c.max_health, c.damage_physical, c.damage_stun, c.magic_healing)
+    result = magic_healing(track, cmd.amount)
+    return [
+        HealthChanged(
+            combatant=c.id,
+            physical=result.track.physical - c.damage_physical,
+            stun=result.track.stun - c.damage_stun,
+            magic=True,
+            reason=result.explanation,
+        )
+    ]
+
+
+def add_condition(state: EncounterState, cmd: AddCondition) -> list[Event]:
+    """Add a condition; a stack beyond its limit is refused, never stored."""
+    c = state.get(cmd.target)
+    spec = cond.SPECS.get(cmd.condition)
+    if spec is None or spec.derived:
+        raise RuleViolation("przypadlosc", f"Nieznana przypadłość: {cmd.condition}.")
+    if cmd.stacks < 1 or (cmd.turns is not None and cmd.turns < 1):
+        raise RuleViolation("przypadlosc", "Liczba stosów i tur musi być dodatnia.")
+    limit = spec.max_stacks(state.settings)
+    if spec.stacking in ("stack", "per_source") and c.stacks(spec.key) + cmd.stacks > limit:
+        raise RuleViolation(
+            "limit_stosow",
+            f"{spec.label}: najwyżej {limit} (ma już {c.stacks(spec.key)}).",
+            limit=limit,
+        )
+    turns = cmd.turns if cmd.turns is not None else spec.duration(state.settings)
+    instance = ConditionInstance(
+        spec.key,
+        stacks=cmd.stacks,
+        remaining=turns,
+        source=cmd.source,
+        difficulty=cmd.difficulty,
+        mind=cmd.mind,
+        note=cmd.note,
+    )
+    return [ConditionAdded(combatant=c.id, condition=instance)]
+
+
+def remove_condition(state: EncounterState, cmd: RemoveCondition) -> list[Event]:
+    c = state.get(cmd.target)
+    present = any(x.key == cmd.condition and cmd.source in (None, x.source) for x in c.conditions)
+    if not present:
+        raise RuleViolation("przypadlosc", f"{c.name} nie ma tej przypadłości.")
+    return [ConditionRemoved(combatant=c.id, key=cmd.condition, source=cmd.source)]
+
+
+def set_hidden(state: EncounterState, cmd: SetHidden) -> list[Event]:
+    return [CombatantChanged(combatant=state.get(cmd.target).id, hidden=cmd.hidden)]
+
+
+def reveal_stats(state: EncounterState, cmd: RevealStats) -> list[Event]:
+    return [CombatantChanged(combatant=state.get(cmd.target).id, stats_revealed=cmd.revealed)]
+
+
+def gm_roll(state: EncounterState, cmd: GMRoll, rng: RNG) -> list[Event]:
+    """Any pool the GM rolls; a secret one is shown to the GM only."""
+    if not 0 <= cmd.dice <= MAX_GM_DICE:
+        raise RuleViolation("pula", f"Pula od 0 do {MAX_GM_DICE} kości.")
+    label = cmd.label or "Rzut MG"
+    roll = roll_pool(rng, (Modifier(cmd.dice, label),), state.settings.success_faces)
+    return [GMRolled(label=label, roll=roll, secret=cmd.secret)]
+
+
+def place_combatant(state: EncounterState, cmd: PlaceCombatant) -> list[Event]:
+    c = state.get(cmd.target)
+    if cmd.to is not None:
+        taken = [o for o in state.combatants.values() if o.position == cmd.to and o.id != c.id]
+        if taken:
+            raise RuleViolation("zajete", f"Pole {cmd.to} zajmuje {taken[0].name}.")
+    return [CombatantPlaced(combatant=c.id, to=cmd.to)]
+
+
+def set_environment(state: EncounterState, cmd: SetEnvironment) -> list[Event]:
+    return [EnvironmentChanged(darkness=cmd.darkness, difficult_terrain=cmd.difficult_terrain)]
+
+
+def offer_opportunity(state: EncounterState, cmd: OfferOpportunity) -> list[Event]:
+    """The GM rules an Atak okazyjny is due (when the map cannot tell reach)."""
+    require_active(state)
+    attacker, target = state.get(cmd.attacker), state.get(cmd.target)
+    if attacker.side == target.side or attacker.id == target.id:
+        raise RuleViolation("atak_okazyjny", "Atak okazyjny przysługuje przeciw wrogowi.")
+    refusal = reaction_refusal(attacker)
+    if refusal is not None:
+        raise refusal
+    prompt = opportunity_prompt(state, attacker.id, target.id, cmd.trigger, cmd.now)
+    return [PromptOpened(prompt=prompt)]
+
+
+def opportunity_prompt(
+    state: EncounterState, attacker: str, target: str, trigger: str, now: float
+) -> Prompt:
+    return Prompt(
+        id=new_id(state, "p"),
+        kind="atak_okazyjny",
+        actor=attacker,
+        options=("atak_okazyjny",),
+        deadline=deadline(state, now),
+        target=target,
+        trigger=trigger,
+    )
+
+
+def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[Event]:
+    """An area attack: everyone covered who may still use a defensive reaction gets Ucieczka."""
+    require_active(state)
+    events: list[Event] = []
+    next_id = state.next_id
+    for cid in dict.fromkeys(cmd.targets):
+        c = state.get(cid)
+        if reaction_refusal(c, defensive=True) is not None:
+            continue
+        prompt = Prompt(
+            id=f"p{next_id}",
+            kind="ucieczka",
+            actor=c.id,
+            options=("ucieczka",),
+            deadline=deadline(state, cmd.now),
+            trigger=cmd.label or "atak obszarowy",
+        )
+        next_id += 1
+        events.append(PromptOpened(prompt=prompt))
+    return events
+
+
+def in_reach(state: EncounterState, a: str, b: str) -> bool:
+    """Both on the map and adjacent (melee reach)."""
+    pa, pb = state.get(a).position, state.get(b).position
+    return pa is not None and pb is not None and grid.in_reach(pa, pb)
+
+
+def join_combat(state: EncounterState, cmd: JoinCombat, rng: RNG) -> list[Event]:
+    """A combatant joins; mid-fight with its initiative (it reacts only after its first turn)."""
+    try:
+        c = combatant_from_dict(cmd.combatant)
+    except ValueError as exc:
+        raise RuleViolation("postac", f"Błędne dane postaci: {exc}") from None
+    if c.id in state.combatants or c.id == GM:
+        raise RuleViolation("postac", f"Postać o id „{c.id}” już jest w walce.")
+    if c.position is not None and any(o.position == c.position for o in state.combatants.values()):
+        raise RuleViolation("zajete", f"Pole {c.position} jest zajęte.")
+    if state.phase in ACTIVE_PHASES:
+        intuicja = c.sheet.attribute("intuicja")
+        try:
+            roll = (
+                roll_initiative(rng, c.id, intuicja)
+                if cmd.roll is None
+                else supplied_initiative(c.id, cmd.roll, intuicja)
+            )
+        except ValueError:
+            raise RuleViolation("inicjatywa", "Inicjatywa to dwie kości k6 (1–6).") from None
+        c = replace(c, initiative=roll.total, initiative_roll=roll.faces)
+    return [CombatantJoined(combatant=c)]

@@ -1,0 +1,247 @@
+"""Ruch (with Bieg, Pływanie, wspinaczka, jazda, Akrobatyka), Szarża and Ucieczka.
+
+The grid maths is grid.py's; this module checks who may move where and records it. With no
+map (positions None) the player states the metres and the GM keeps the picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from combat.rules.base import RuleViolation
+from combat.rules.dice import RNG, Modifier
+from combat.rules.eleora import grid
+from combat.rules.eleora.attack import skill_pool
+from combat.rules.eleora.commands import Evade, Move
+from combat.rules.eleora.conditions import ConditionInstance
+from combat.rules.eleora.engine.attacks import find_prompt, require_in_time
+from combat.rules.eleora.engine.common import (
+    Batch,
+    require_action,
+    require_difficulty,
+    require_heroism,
+    require_no_prompts,
+    require_reaction,
+    roll_test,
+)
+from combat.rules.eleora.events import (
+    ActionSpent,
+    ConditionAdded,
+    Event,
+    HealthChanged,
+    MountChanged,
+    Moved,
+    PromptClosed,
+)
+from combat.rules.eleora.sheet import derive
+from combat.rules.eleora.state import Combatant, EncounterState, Position
+
+_MODE_SKILL = {
+    "bieg": "bieganie",
+    "plywanie": "plywanie",
+    "wspinaczka": "atletyka",
+    "jazda": "jezdziectwo",
+    "akrobatyka": "akrobatyka",
+}
+
+
+def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
+    """Ruch: a test where the mode needs one, then the move itself (and anyone held, dragged)."""
+    require_no_prompts(state)
+    c = require_action(state, cmd.actor)
+    require_heroism(c, cmd.heroism)
+    _check_can_move(c, cmd)
+    path = checked_path(state, c, cmd.path)
+    batch = Batch(state).add(ActionSpent(actor=c.id, action="ruch", detail=cmd.mode))
+    result = _allowance(batch, rng, c, cmd, path)
+    _aftermath(batch, c, result)
+    if result.wasted or result.metres <= 0:
+        return batch.events
+    metres = _distance(state, path, cmd.metres, result.metres)
+    bonus = _charge_bonus(state, c, path, metres) if cmd.charge else 0
+    batch.add(Moved(combatant=c.id, metres=metres, path=path, mode=cmd.mode, charge_bonus=bonus))
+    _drag_held(batch, c, path, metres)
+    return batch.events
+
+
+def _check_can_move(c: Combatant, cmd: Move) -> None:
+    if c.has("unieruchomienie"):
+        raise RuleViolation("unieruchomienie", "Unieruchomienie: nie możesz się poruszyć.")
+    if c.has("powalenie") and (cmd.mode != "ruch" or cmd.charge):
+        raise RuleViolation(
+            "powalenie", "Powalenie: tylko 1 m zwykłego ruchu, albo wstań (akcja Ruchu)."
+        )
+    if cmd.mode == "jazda" and not c.mounted:
+        raise RuleViolation("bez_wierzchowca", "Jazda wymaga wierzchowca lub pojazdu.")
+    if cmd.charge and cmd.mode not in ("ruch", "bieg", "jazda"):
+        raise RuleViolation("szarza", "Szarża tylko w ruchu po ziemi lub wierzchem.")
+
+
+def checked_path(
+    state: EncounterState, c: Combatant, path: Sequence[Position]
+) -> tuple[Position, ...]:
+    """A path on the map (start added if missing), through free or let-pass squares only."""
+    if c.position is None:
+        if path:
+            raise RuleViolation("bez_mapy", f"{c.name} nie stoi na mapie: podaj tylko metry.")
+        return ()
+    if not path:
+        raise RuleViolation("trasa", "Podaj trasę ruchu (kolejne pola).")
+    full = tuple(path) if path[0] == c.position else (c.position, *path)
+    try:
+        grid.check_path(full)
+    except ValueError:
+        raise RuleViolation("trasa", "Trasa musi prowadzić przez sąsiednie pola.") from None
+    for square in full[1:]:
+        _check_square(state, c, square, last=square == full[-1])
+    return full
+
+
+def _check_square(state: EncounterState, c: Combatant, square: Position, *, last: bool) -> None:
+    for other in state.combatants.values():
+        if other.id == c.id or other.position != square or other.status == "dead":
+            continue
+        if last:
+            raise RuleViolation("zajete", f"Pole {square} zajmuje {other.name}.")
+        if not other.conscious:
+            continue  # a body on the ground can be stepped over
+        if other.side != c.side:
+            raise RuleViolation("zajete", f"Nie można przejść przez pole wroga ({other.name}).")
+        if c.id not in other.let_pass:
+            raise RuleViolation(
+                "przepuszczenie",
+                f"Przejście przez pole {other.name} wymaga jej Przepuszczenia (reakcja).",
+            )
+
+
+def _allowance(
+    batch: Batch, rng: RNG, c: Combatant, cmd: Move, path: tuple[Position, ...]
+) -> grid.MoveResult:
+    """Metres this Ruch allows, rolling the mode's test (grid.py reads the result)."""
+    s = batch.state.settings
+    if cmd.mode == "ruch":
+        metres = grid.movement_allowance(s, prone=c.has("powalenie"))
+        return grid.MoveResult(None, metres)
+    if cmd.mode == "jazda" and not cmd.accelerate:
+        return grid.ride(c.mount_pace, None, s)
+    skill = _MODE_SKILL[cmd.mode]
+    difficulty = _mode_difficulty(cmd)
+    pool = skill_pool(batch.state, c, skill, heroism=cmd.heroism)
+    roll = roll_test(batch, rng, c.id, skill, pool, difficulty)
+    rough = any(square in batch.state.difficult_terrain for square in path[1:])
+    match cmd.mode:
+        case "bieg":
+            return grid.run(roll, on_difficult_terrain=rough, settings=s)
+        case "plywanie":
+            return grid.swim(roll, difficulty=difficulty or 0, settings=s)
+        case "wspinaczka":
+            return grid.climb(
+                roll, difficulty=difficulty or 0, fall_metres=cmd.fall_metres, settings=s
+            )
+        case "jazda":
+            return grid.ride(c.mount_pace, roll, s)
+    return grid.acrobatics_on_rough(roll, difficulty=difficulty or 0, settings=s)
+
+
+def _mode_difficulty(cmd: Move) -> int | None:
+    if cmd.mode == "plywanie":
+        return require_difficulty(1 if cmd.difficulty is None else cmd.difficulty, "Pływanie")
+    if cmd.mode == "wspinaczka":
+        return require_difficulty(cmd.difficulty, "Wspinaczka")
+    if cmd.mode == "akrobatyka":
+        return require_difficulty(2 if cmd.difficulty is None else cmd.difficulty, "Akrobatyka")
+    return None
+
+
+def _aftermath(batch: Batch, c: Combatant, result: grid.MoveResult) -> None:
+    """A stumble on rough ground or a fall leaves the character Powalona; falls and drowning hurt.
+
+    DEFAULT: falling and drowning are not conditions, so Wola reduces that stun damage.
+    """
+    if result.prone:
+        batch.add(ConditionAdded(combatant=c.id, condition=ConditionInstance("powalenie")))
+    if result.fell and c.mounted:
+        batch.add(MountChanged(combatant=c.id, mounted=False))  # thrown from the saddle
+    if result.stun_damage:
+        stun = max(0, result.stun_damage - derive(c.sheet).odpornosc)
+        reason = result.explanation or "upadek"
+        batch.add(HealthChanged(combatant=c.id, stun=stun, reason=reason))
+
+
+def _distance(
+    state: EncounterState, path: tuple[Position, ...], stated: int | None, allowed: int
+) -> int:
+    """Metres actually used: the path's cost on the map, else what the player states."""
+    if path:
+        metres = grid.path_cost(path, state.difficult_terrain)
+    else:
+        metres = allowed if stated is None else stated
+    if metres < 0:
+        raise RuleViolation("metry", "Odległość nie może być ujemna.")
+    if metres > allowed:
+        raise RuleViolation(
+            "za_daleko", f"Za daleko: ten Ruch pozwala na {allowed} m, trasa to {metres} m."
+        )
+    return metres
+
+
+def _charge_bonus(
+    state: EncounterState, c: Combatant, path: tuple[Position, ...], metres: int
+) -> int:
+    """Szarża: +1 die per full 2 m in a straight line, within the table's cap if any."""
+    if path:
+        modifier: Modifier | None = grid.charge(path, settings=state.settings).modifier
+        bonus = modifier.dice if modifier else 0
+    else:
+        bonus = metres // 2
+    cap = state.settings.charge_cap
+    if cap is not None:
+        bonus = max(0, min(bonus, cap - c.charge_bonus))
+    return bonus
+
+
+def _drag_held(batch: Batch, grabber: Combatant, path: tuple[Position, ...], metres: int) -> None:
+    """Whoever this character holds Unieruchomiony moves along with it."""
+    for other in batch.state.combatants.values():
+        holds_it = any(
+            x.key == "unieruchomienie" and x.source == grabber.id for x in other.conditions
+        )
+        if not holds_it or other.status == "dead":
+            continue
+        if path and other.position is not None:
+            dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
+            end = (other.position[0] + dx, other.position[1] + dy)
+            batch.add(
+                Moved(
+                    combatant=other.id,
+                    metres=metres,
+                    path=(other.position, end),
+                    mode="ciagniety",
+                    forced=True,
+                )
+            )
+        else:
+            batch.add(Moved(combatant=other.id, metres=metres, mode="ciagniety", forced=True))
+
+
+def evade(state: EncounterState, cmd: Evade, rng: RNG) -> list[Event]:
+    """Ucieczka: 1 m out of an area attack, +1 m per two Bieganie successes when running."""
+    prompt = find_prompt(state, cmd.actor, cmd.prompt, "ucieczka")
+    require_in_time(prompt, cmd.now)
+    c = require_reaction(state, cmd.actor, defensive=True)
+    require_heroism(c, cmd.heroism)
+    if c.has("unieruchomienie"):
+        raise RuleViolation("unieruchomienie", "Unieruchomienie: nie możesz się poruszyć.")
+    path = checked_path(state, c, cmd.path) if c.position is not None else ()
+    batch = Batch(state).add(
+        PromptClosed(prompt=prompt.id),
+        ActionSpent(actor=c.id, action="ucieczka", reaction=True),
+    )
+    if cmd.run:
+        pool = skill_pool(state, c, "bieganie", heroism=cmd.heroism)
+        result = grid.evade(roll_test(batch, rng, c.id, "bieganie", pool), state.settings)
+    else:
+        result = grid.evade(None, state.settings)
+    metres = _distance(state, path, None, result.metres)
+    batch.add(Moved(combatant=c.id, metres=metres, path=path, mode="ucieczka"))
+    return batch.events

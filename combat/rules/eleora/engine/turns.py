@@ -1,0 +1,158 @@
+"""Runda, Tura i Zaskoczenie: starting the fight, whose turn is next, and the end of combat."""
+
+from __future__ import annotations
+
+from combat.rules.base import RuleViolation
+from combat.rules.dice import RNG
+from combat.rules.eleora import conditions as cond
+from combat.rules.eleora.commands import EndCombat, EndTurn, StartCombat
+from combat.rules.eleora.conditions import ConditionInstance
+from combat.rules.eleora.engine.common import (
+    ACTIVE_PHASES,
+    Batch,
+    require_active,
+    require_no_prompts,
+)
+from combat.rules.eleora.events import (
+    CombatEnded,
+    CombatStarted,
+    ConditionAdded,
+    ConditionTicked,
+    Event,
+    MountAdrift,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
+from combat.rules.eleora.initiative import (
+    InitiativeRoll,
+    actions_this_turn,
+    order_initiative,
+    roll_initiative,
+    supplied_initiative,
+)
+from combat.rules.eleora.state import GM, Combatant, EncounterState
+
+
+def start_combat(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[Event]:
+    """Inicjatywa for everyone, then the surprise turn (if a side starts unexpected) or round 1."""
+    if state.phase != "setup":
+        raise RuleViolation("walka_trwa", "Walka już się zaczęła.")
+    if not state.combatants:
+        raise RuleViolation("brak_postaci", "Nie ma nikogo, kto mógłby walczyć.")
+    if cmd.surprise_side is not None and cmd.surprise_side not in state.sides:
+        raise RuleViolation("strona", f"Nie ma strony „{cmd.surprise_side}”.")
+    order = order_initiative(_initiative_rolls(state, cmd, rng), rng)
+    surprised = tuple(
+        c.id for c in state.combatants.values() if cmd.surprise_side not in (None, c.side)
+    )
+    batch = Batch(state).add(
+        CombatStarted(initiative=order, surprise_side=cmd.surprise_side, surprised=surprised)
+    )
+    for cid in surprised:
+        mark = ConditionInstance("zaskoczenie", remaining=1, source="tura_zaskoczenia")
+        batch.add(ConditionAdded(combatant=cid, condition=mark))
+    batch.add(RoundStarted(round=0 if cmd.surprise_side else 1, surprise=bool(cmd.surprise_side)))
+    start_next(batch)
+    return batch.events
+
+
+def _initiative_rolls(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[InitiativeRoll]:
+    supplied = dict(cmd.rolls or {})
+    unknown = set(supplied) - set(state.combatants)
+    if unknown:
+        raise RuleViolation("nieznana_postac", f"Nie ma takiej postaci: {', '.join(unknown)}.")
+    rolls = []
+    for c in state.combatants.values():
+        intuicja = c.sheet.attribute("intuicja")
+        if c.id in supplied:
+            try:
+                rolls.append(supplied_initiative(c.id, supplied[c.id], intuicja))
+            except ValueError:
+                raise RuleViolation(
+                    "inicjatywa", f"{c.name}: inicjatywa to dwie kości k6 (1–6).", id=c.id
+                ) from None
+        else:
+            rolls.append(roll_initiative(rng, c.id, intuicja))
+    return rolls
+
+
+def end_turn(state: EncounterState, cmd: EndTurn) -> list[Event]:
+    """Koniec tury: the actor (or the GM) passes the turn on."""
+    require_active(state)
+    require_no_prompts(state)
+    if cmd.actor != GM and cmd.actor != state.current:
+        raise RuleViolation("nie_twoja_tura", "Nie twoja tura.", current=state.current)
+    batch = Batch(state)
+    advance(batch)
+    return batch.events
+
+
+def end_combat(state: EncounterState, cmd: EndCombat) -> list[Event]:
+    require_active(state)
+    if cmd.winner is not None and cmd.winner not in state.sides:
+        raise RuleViolation("strona", f"Nie ma strony „{cmd.winner}”.")
+    return [CombatEnded(winner=cmd.winner)]
+
+
+def advance(batch: Batch) -> None:
+    """End the current turn and start the next one (a new round when everyone has had one)."""
+    current = batch.state.current
+    if current is not None:
+        c = batch.state.get(current)
+        if c.mounted and not c.steered and c.conscious:
+            batch.add(MountAdrift(combatant=current))
+        batch.add(TurnEnded(combatant=current))
+    start_next(batch)
+
+
+def start_next(batch: Batch) -> None:
+    """Begin the next turn: Krwawienie and Podpalenie tick at its start."""
+    waiting = [cid for cid in _candidates(batch.state) if cid not in batch.state.acted]
+    if not waiting:
+        if not any(c.conscious for c in batch.state.combatants.values()):
+            batch.add(CombatEnded(winner=None))
+            return
+        batch.add(RoundStarted(round=batch.state.round + 1))
+        waiting = _candidates(batch.state)
+    c = batch.state.get(waiting[0])
+    actions, reactions = budget(batch.state, c)
+    batch.add(TurnStarted(combatant=c.id, actions=actions, reactions=reactions))
+    for key, damage in cond.start_of_turn_damage(c.conditions).items():
+        batch.add(ConditionTicked(combatant=c.id, key=key, damage=damage))
+
+
+def _candidates(state: EncounterState) -> list[str]:
+    """Who takes a turn this round, in order (the surprise turn: the starting side only)."""
+    order = [cid for cid in state.order if state.get(cid).status != "dead"]
+    if state.phase == "surprise":
+        return [cid for cid in order if state.get(cid).side == state.surprise_side]
+    return order
+
+
+def budget(state: EncounterState, c: Combatant) -> tuple[int, int]:
+    """(actions, reactions) for a turn: 1 action in the surprise turn or when Oszołomiony."""
+    if not c.conscious or c.has("paraliz"):
+        return 0, 0
+    if state.phase == "surprise":
+        return 1, state.settings.reactions_per_turn
+    return (
+        actions_this_turn(c.has("oszolomienie"), state.settings),
+        state.settings.reactions_per_turn,
+    )
+
+
+def can_act(c: Combatant) -> bool:
+    return c.conscious and not c.has("paraliz")
+
+
+def needs_auto_advance(state: EncounterState) -> bool:
+    """The current character is out (or paralysed) and nothing is pending: move on."""
+    if state.phase not in ACTIVE_PHASES or state.prompts or state.attacks:
+        return False
+    if state.current is not None and can_act(state.get(state.current)):
+        return False
+    # Nobody able to act (all paralysed): the GM moves on by hand rather than rounds spinning.
+    return any(can_act(c) for c in state.combatants.values()) or not any(
+        c.conscious for c in state.combatants.values()
+    )

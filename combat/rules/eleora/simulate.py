@@ -1,0 +1,247 @@
+"""Monte-Carlo fights on top of decide/evolve: "3 Wilki vs this party: party wins 82%".
+
+A simple policy plays every side: attack the weakest (or nearest) conscious enemy with the best
+usable weapon, step toward it on the map, reload when empty; defenders answer per the policy.
+Seeded, so a simulation is reproducible; it uses the real engine, so it plays the real rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from combat.rules.base import RuleViolation
+from combat.rules.dice import RNG
+from combat.rules.eleora import grid
+from combat.rules.eleora.attack import best_shield
+from combat.rules.eleora.commands import (
+    AcceptOpportunity,
+    ChooseReaction,
+    Command,
+    DeclareAttack,
+    DeclineOpportunity,
+    EndTurn,
+    Move,
+    Reload,
+    StartCombat,
+)
+from combat.rules.eleora.engine import decide, evolve, replay
+from combat.rules.eleora.events import AttackResolved
+from combat.rules.eleora.sheet import derive
+from combat.rules.eleora.state import GM, UNARMED, Combatant, EncounterState, standing_sides
+
+Defence = Literal["unik", "parowanie", "brak", "lepsza"]
+Targeting = Literal["weakest", "nearest"]
+_MASK = (1 << 64) - 1
+
+
+class SeededRNG:
+    """SplitMix64: a small seeded RNG, so the rules package needs no global `random`."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def _next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def randint(self, a: int, b: int) -> int:
+        """Uniform in a..b inclusive (rejection sampling: no modulo bias)."""
+        span = b - a + 1
+        if span < 1:
+            raise ValueError("empty range")
+        limit = (1 << 64) - (1 << 64) % span
+        while True:
+            x = self._next()
+            if x < limit:
+                return a + x % span
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the simulated characters play."""
+
+    defence: Defence = "lepsza"  # "lepsza": Parowanie with a shield bigger than Zręczność
+    targeting: Targeting = "weakest"
+    opportunity: bool = True  # take every Atak okazyjny offered
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Win rate per side (draws when nobody stands or time runs out) and mean rounds."""
+
+    runs: int
+    wins: Mapping[str, float]
+    draws: float
+    mean_rounds: float
+
+
+def simulate(
+    initial: EncounterState,
+    runs: int,
+    seed: int = 0,
+    policy: Policy = Policy(),
+    max_rounds: int = 30,
+    rng: RNG | None = None,
+) -> SimulationResult:
+    """Play `runs` fights from the setup state and count who is left standing."""
+    if runs < 1:
+        raise ValueError("at least one run")
+    rng = rng or SeededRNG(seed)
+    winners: Counter[str] = Counter()
+    rounds = 0
+    for _ in range(runs):
+        final = play(initial, rng, policy, max_rounds)
+        standing = standing_sides(final)
+        winners[standing[0] if len(standing) == 1 else ""] += 1
+        rounds += final.round
+    wins = {side: winners[side] / runs for side in initial.sides}
+    return SimulationResult(runs, wins, winners[""] / runs, rounds / runs)
+
+
+def play(
+    initial: EncounterState, rng: RNG, policy: Policy = Policy(), max_rounds: int = 30
+) -> EncounterState:
+    """One fight to the end (one side standing, or `max_rounds` passed)."""
+    state = _apply(initial, StartCombat(), rng) if initial.phase == "setup" else initial
+    clock = 0.0
+    while state.phase in ("surprise", "combat") and state.round <= max_rounds:
+        if len(standing_sides(state)) <= 1:
+            break
+        clock += 1.0
+        state = _apply(state, next_command(state, policy, clock), rng)
+    return state
+
+
+def _apply(state: EncounterState, command: Command, rng: RNG) -> EncounterState:
+    try:
+        events = decide(state, command, rng)
+    except RuleViolation:
+        # The policy asked for something the rules refuse: the GM moves the fight on.
+        events = decide(state, EndTurn(actor=GM, now=command.now), rng)
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def next_command(state: EncounterState, policy: Policy, now: float = 0.0) -> Command:
+    """What the policy does next: answer the first open prompt, else act for the current one."""
+    if state.prompts:
+        return _answer(state, policy, now)
+    current = state.get(state.current or "")
+    if current.actions_left <= 0:
+        return EndTurn(actor=current.id, now=now)
+    target = _pick_target(state, current, policy)
+    if target is None:
+        return EndTurn(actor=current.id, now=now)
+    weapon = _weapon(current)
+    reload = _worth_reloading(current, weapon)
+    if reload is not None:
+        return Reload(actor=current.id, weapon=reload, now=now)
+    if not _in_reach(current, target, weapon):
+        return _approach(state, current, target, now)
+    return DeclareAttack(actor=current.id, target=target.id, weapon=weapon, now=now)
+
+
+def _answer(state: EncounterState, policy: Policy, now: float) -> Command:
+    prompt = state.prompts[0]
+    actor = state.get(prompt.actor)
+    if prompt.kind == "atak_okazyjny":
+        weapon = _weapon(actor, opportunity=True)
+        if policy.opportunity:
+            return AcceptOpportunity(actor=actor.id, prompt=prompt.id, weapon=weapon, now=now)
+        return DeclineOpportunity(actor=actor.id, prompt=prompt.id, now=now)
+    reaction = _defence(actor, policy) if prompt.kind == "reakcja" else None
+    chosen = (reaction,) if reaction else ()
+    return ChooseReaction(actor=actor.id, prompt=prompt.id, reactions=chosen, now=now)
+
+
+def _defence(actor: Combatant, policy: Policy) -> Literal["unik", "parowanie"] | None:
+    if policy.defence == "brak":
+        return None
+    if policy.defence == "lepsza":
+        shield = best_shield(actor)
+        parry = shield.bonus if shield else 1
+        return "parowanie" if parry > actor.sheet.attribute("zrecznosc") else "unik"
+    return policy.defence
+
+
+def _pick_target(state: EncounterState, me: Combatant, policy: Policy) -> Combatant | None:
+    enemies = [e for e in state.enemies_of(me.id) if e.conscious]
+    if not enemies:
+        return None
+    if policy.targeting == "nearest" and me.position is not None:
+        here = me.position
+        return min(
+            enemies,
+            key=lambda e: (grid.distance(here, e.position) if e.position else 99, e.health),
+        )
+    return min(enemies, key=lambda e: (e.health, e.id))
+
+
+def _weapon(me: Combatant, *, opportunity: bool = False) -> str:
+    """The most damaging weapon the rules let it use now (bare hands always work in melee)."""
+    usable = [
+        w
+        for w in me.sheet.weapons
+        if me.holds(w.name)
+        and w.name not in me.unloaded
+        and (opportunity or w.name not in me.weapons_used)
+        and not (w.ranged and me.has("oslepienie"))
+    ]
+    if opportunity:
+        usable = [w for w in usable if not w.ranged]
+    if usable:
+        return max(usable, key=lambda w: w.damage).name
+    return UNARMED
+
+
+def _worth_reloading(me: Combatant, weapon: str) -> str | None:
+    """An unloaded weapon that hits harder than the best one at hand."""
+    at_hand = me.weapon(weapon)
+    damage = at_hand.damage if at_hand else derive(me.sheet).unarmed_damage
+    empty = [w for w in me.sheet.weapons if w.name in me.unloaded and w.damage > damage]
+    return max(empty, key=lambda w: w.damage).name if empty else None
+
+
+def _in_reach(me: Combatant, target: Combatant, weapon: str) -> bool:
+    w = me.weapon(weapon)
+    if (w is not None and (w.ranged or w.thrown)) or me.position is None or target.position is None:
+        return True
+    return grid.in_reach(me.position, target.position)
+
+
+def _approach(state: EncounterState, me: Combatant, target: Combatant, now: float) -> Command:
+    """Step straight toward the target over free squares, as far as one Ruch allows."""
+    assert me.position is not None and target.position is not None
+    taken = {c.position for c in state.combatants.values() if c.position and c.id != me.id}
+    path = [me.position]
+    allowance = grid.movement_allowance(state.settings, prone=me.has("powalenie"))
+    while len(path) <= allowance and not grid.adjacent(path[-1], target.position):
+        dx, dy = grid.step_towards(path[-1], target.position)
+        square = (path[-1][0] + dx, path[-1][1] + dy)
+        if square in taken:
+            break
+        path.append(square)
+    if len(path) == 1 or me.has("unieruchomienie"):
+        return EndTurn(actor=me.id, now=now)
+    return Move(actor=me.id, path=tuple(path[1:]), now=now)
+
+
+def hit_rate(state: EncounterState, command: DeclareAttack, trials: int, seed: int = 0) -> float:
+    """How often this attack hits, by playing it `trials` times (the defender does not react)."""
+    rng = SeededRNG(seed)
+    hits = 0
+    for _ in range(trials):
+        events = decide(state, command, rng)
+        resolved = [e for e in events if isinstance(e, AttackResolved)]
+        if not resolved:
+            events = decide(replay(state, events), ChooseReaction(actor=command.target), rng)
+            resolved = [e for e in events if isinstance(e, AttackResolved)]
+        hits += resolved[0].hit
+    return hits / trials

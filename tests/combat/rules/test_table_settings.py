@@ -1,0 +1,73 @@
+"""Table settings: every open point of the document is a validated, GM-editable default."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from combat.rules.dice import Modifier, replay_pool, roll_pool
+from combat.rules.eleora.settings import PRESETS, TableSettings
+
+
+def test_domyslne_sukcesy_to_4_5_6_and_hard_preset_5_6() -> None:
+    assert TableSettings().success_faces == frozenset({4, 5, 6})
+    assert PRESETS["hard"].success_faces == frozenset({5, 6})
+    assert PRESETS["beginner"].maiming_enabled is False
+
+
+def test_settings_round_trip_through_json_shape() -> None:
+    custom = TableSettings.from_dict({"success_faces": [5, 6], "charge_cap": 3})
+    assert TableSettings.from_dict(custom.to_dict()) == custom
+    assert TableSettings.from_dict(None) == TableSettings()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"nonsense": 1}, "unknown table settings"),
+        ({"success_faces": []}, "success_faces"),
+        ({"success_faces": [0, 7]}, "success_faces"),
+        ({"tie_goes_to": "nobody"}, "tie_goes_to"),
+        ({"przebicia_mode": "double"}, "przebicia_mode"),
+        ({"natural_heal_mode": "prayer"}, "natural_heal_mode"),
+        ({"darkness_penalties": [1, 2]}, "darkness_penalties"),
+        ({"attribute_min": 5, "attribute_max": 1}, "minimum"),
+        ({"reaction_timeout_s": 1}, "reaction_timeout_s"),
+        ({"maiming_enabled": "yes"}, "true or false"),
+        ({"aim_cap": "3"}, "whole number"),
+        ({"aim_cap": True}, "whole number"),
+        ({"aim_cap": -1}, "negative"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_reason(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TableSettings.from_dict(data)
+
+
+def test_charge_cap_may_be_cleared() -> None:
+    assert TableSettings.from_dict({"charge_cap": None}).charge_cap is None
+
+
+def test_rzut_pula_returns_every_face_and_its_successes() -> None:
+    mods = (Modifier(3, "Zręczność"), Modifier(2, "Broń Lekka"), Modifier(-1, "Półmrok"))
+    roll = roll_pool(random.Random(7), mods, frozenset({4, 5, 6}))
+    assert roll.size == 4
+    assert roll.successes == sum(1 for f in roll.faces if f >= 4)
+    assert replay_pool(mods, roll.faces, frozenset({4, 5, 6})) == roll
+
+
+def test_replayed_faces_must_fit_the_pool() -> None:
+    mods = (Modifier(2, "Siła"),)
+    with pytest.raises(ValueError, match="pool size"):
+        replay_pool(mods, (4,), frozenset({4, 5, 6}))
+    with pytest.raises(ValueError, match="between 1 and 6"):
+        replay_pool(mods, (4, 9), frozenset({4, 5, 6}))
+
+
+def test_krytyczna_porazka_may_require_a_one_showing() -> None:
+    roll = replay_pool((Modifier(2, "pula"),), (2, 3), frozenset({4, 5, 6}))
+    assert roll.is_critical(needs_one=False)
+    assert not roll.is_critical(needs_one=True)
+    with_one = replay_pool((Modifier(2, "pula"),), (1, 3), frozenset({4, 5, 6}))
+    assert with_one.is_critical(needs_one=True)

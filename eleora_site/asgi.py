@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (origin and session checked)."""
+"""ASGI entry point: HTTP; websockets through Channels, origin and session checked."""
 
 from __future__ import annotations
 

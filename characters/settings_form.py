@@ -14,9 +14,10 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from combat.rules import Ruleset
+from combat.rules.eleora.sheet import ATTRIBUTES, SKILLS
 
 
 @dataclass(frozen=True)
@@ -32,102 +33,133 @@ class Setting:
 
 
 S = Setting
+ATTRIBUTE_CHOICES = dict(ATTRIBUTES)
 ELEORA_GROUPS: tuple[tuple[Any, tuple[Setting, ...]], ...] = (
     (
-        _l("Kości i testy"),
+        gettext_lazy("Kości i testy"),
         (
-            S("success_faces", _l("Ścianki k6 dające sukces"), faces=True),
-            S("critical_failure_needs_one", _l("Krytyczna porażka wymaga choć jednej jedynki")),
+            S("success_faces", gettext_lazy("Ścianki k6 dające sukces"), faces=True),
+            S(
+                "critical_failure_needs_one",
+                gettext_lazy("Krytyczna porażka wymaga choć jednej jedynki"),
+            ),
             S(
                 "tie_goes_to",
-                _l("Remis w ataku wygrywa"),
-                choices={"defender": _l("obrońca (pudło)"), "attacker": _l("atakujący")},
+                gettext_lazy("Remis w ataku wygrywa"),
+                choices={
+                    "defender": gettext_lazy("obrońca (pudło)"),
+                    "attacker": gettext_lazy("atakujący"),
+                },
             ),
             S(
                 "przebicia_mode",
-                _l("Przebicia do obrażeń"),
+                gettext_lazy("Przebicia do obrażeń"),
                 choices={
-                    "margin": _l("cała przewaga sukcesów"),
-                    "margin_minus_one": _l("przewaga minus jeden"),
+                    "margin": gettext_lazy("cała przewaga sukcesów"),
+                    "margin_minus_one": gettext_lazy("przewaga minus jeden"),
                 },
             ),
-            S("heroism_max", _l("Najwięcej Kostek Heroizmu")),
+            S("heroism_max", gettext_lazy("Najwięcej Kostek Heroizmu")),
         ),
     ),
     (
-        _l("Zdrowie, obrażenia, leczenie"),
+        gettext_lazy("Zdrowie, obrażenia, leczenie"),
         (
             S(
                 "maiming_enabled",
-                _l("Tabela Okaleczeń i Śmierci"),
-                _l("Wyłączona: śmierć od razu."),
+                gettext_lazy("Tabela Okaleczeń i Śmierci"),
+                gettext_lazy("Wyłączona: śmierć od razu."),
             ),
-            S("maiming_trigger", _l("Okaleczenie przy Zdrowiu ≤")),
-            S("unconscious_at", _l("Nieprzytomność przy Zdrowiu ≤")),
-            S("stun_cannot_kill", _l("Ogłuszenie nie zbija Zdrowia poniżej 1")),
+            S("maiming_trigger", gettext_lazy("Okaleczenie przy Zdrowiu ≤")),
+            S("unconscious_at", gettext_lazy("Nieprzytomność przy Zdrowiu ≤")),
+            S("stun_cannot_kill", gettext_lazy("Ogłuszenie nie zbija Zdrowia poniżej 1")),
             S(
                 "natural_heal_mode",
-                _l("Naturalne Leczenie"),
-                choices={"test": _l("test Krzepy"), "flat2": _l("stałe 2 na tydzień")},
+                gettext_lazy("Naturalne Leczenie"),
+                choices={
+                    "test": gettext_lazy("test Krzepy"),
+                    "flat2": gettext_lazy("stałe 2 na tydzień"),
+                },
             ),
-            S("bleeding_max", _l("Krwawienie: najwięcej stosów")),
-            S("bleeding_turns", _l("Krwawienie: tury")),
-            S("burning_turns", _l("Podpalenie: tury")),
-            S("fatigue_max", _l("Zmęczenie: maksimum")),
+            S("bleeding_max", gettext_lazy("Krwawienie: najwięcej stosów")),
+            S("bleeding_turns", gettext_lazy("Krwawienie: tury")),
+            S("burning_turns", gettext_lazy("Podpalenie: tury")),
+            S("fatigue_max", gettext_lazy("Zmęczenie: maksimum")),
         ),
     ),
     (
-        _l("Akcje i ruch"),
+        gettext_lazy("Akcje i ruch"),
         (
-            S("actions_per_turn", _l("Akcje na turę")),
-            S("reactions_per_turn", _l("Reakcje na turę")),
-            S("aim_cap", _l("Celowanie: najwięcej kości")),
-            S("charge_cap", _l("Szarża: najwięcej kości"), _l("Puste: bez limitu."), optional=True),
-            S("base_movement", _l("Podstawowy Ruch (m)")),
-            S("prone_movement", _l("Ruch powalonego (m)")),
-            S("grab_base_bonus", _l("Schwytanie: dodatek do trudności")),
-            S("immobilized_max", _l("Unieruchomienie: najwięcej stosów")),
-            S("reaction_timeout_s", _l("Czas na reakcję (s)"), bounds=(3, 600)),
+            S("actions_per_turn", gettext_lazy("Akcje na turę")),
+            S("reactions_per_turn", gettext_lazy("Reakcje na turę")),
+            S("aim_cap", gettext_lazy("Celowanie: najwięcej kości")),
+            S(
+                "charge_cap",
+                gettext_lazy("Szarża: najwięcej kości"),
+                gettext_lazy("Puste: bez limitu."),
+                optional=True,
+            ),
+            S("base_movement", gettext_lazy("Podstawowy Ruch (m)")),
+            S("prone_movement", gettext_lazy("Ruch powalonego (m)")),
+            S("grab_base_bonus", gettext_lazy("Schwytanie: dodatek do trudności")),
+            S("immobilized_max", gettext_lazy("Unieruchomienie: najwięcej stosów")),
+            S("reaction_timeout_s", gettext_lazy("Czas na reakcję (s)"), bounds=(3, 600)),
         ),
     ),
     (
-        _l("Broń i tarcze (domyślne)"),
+        gettext_lazy("Broń i tarcze (domyślne)"),
         (
-            S("light_weapon_damage", _l("Obrażenia Broni Lekkiej")),
-            S("heavy_weapon_damage", _l("Obrażenia Broni Ciężkiej")),
-            S("shield_bonus", _l("Premia tarczy")),
+            S("light_weapon_damage", gettext_lazy("Obrażenia Broni Lekkiej")),
+            S("heavy_weapon_damage", gettext_lazy("Obrażenia Broni Ciężkiej")),
+            S("shield_bonus", gettext_lazy("Premia tarczy")),
         ),
     ),
     (
-        _l("Kary i premie (kości)"),
+        gettext_lazy("Kary i premie (kości)"),
         (
-            S("ranged_cover_penalty", _l("Strzał w zasłonięty cel")),
-            S("blind_attack_penalty", _l("Oślepienie (atak)")),
-            S("flat_attack_penalty", _l("Atak Płazem")),
-            S("improvised_penalty", _l("Broń improwizowana")),
-            S("unarmed_vs_armed_penalty", _l("Bez broni na uzbrojonego")),
-            S("blinded_penalty", _l("Oślepiony")),
-            S("blinded_defence_floor", _l("Oślepiony: Obrona co najmniej")),
-            S("frenzy_attack_bonus", _l("Szał: premia do ataku")),
-            S("frenzy_defence_penalty", _l("Szał: kara do Obrony")),
-            S("surrounded_threshold", _l("Otoczenie: od ilu wrogów")),
-            S("surrounded_penalty", _l("Otoczenie: kara")),
-            S("full_flank_bonus", _l("Pełna flanka")),
-            S("half_flank_bonus", _l("Półflanka")),
+            S("ranged_cover_penalty", gettext_lazy("Strzał w zasłonięty cel")),
+            S("blind_attack_penalty", gettext_lazy("Oślepienie (atak)")),
+            S("flat_attack_penalty", gettext_lazy("Atak Płazem")),
+            S("improvised_penalty", gettext_lazy("Broń improwizowana")),
+            S("unarmed_vs_armed_penalty", gettext_lazy("Bez broni na uzbrojonego")),
+            S("blinded_penalty", gettext_lazy("Oślepiony")),
+            S("blinded_defence_floor", gettext_lazy("Oślepiony: Obrona co najmniej")),
+            S("frenzy_attack_bonus", gettext_lazy("Szał: premia do ataku")),
+            S("frenzy_defence_penalty", gettext_lazy("Szał: kara do Obrony")),
+            S("surrounded_threshold", gettext_lazy("Otoczenie: od ilu wrogów")),
+            S("surrounded_penalty", gettext_lazy("Otoczenie: kara")),
+            S("full_flank_bonus", gettext_lazy("Pełna flanka")),
+            S("half_flank_bonus", gettext_lazy("Półflanka")),
             S(
                 "darkness_penalties",
-                _l("Ciemność"),
-                parts=(_l("półmrok"), _l("mrok"), _l("ciemność")),
+                gettext_lazy("Ciemność"),
+                parts=(gettext_lazy("półmrok"), gettext_lazy("mrok"), gettext_lazy("ciemność")),
             ),
         ),
     ),
     (
-        _l("Karty postaci"),
+        gettext_lazy("Atrybuty w testach"),
+        tuple(
+            S(f"attack_attribute_{kind}", label, choices=ATTRIBUTE_CHOICES)
+            for kind, label in (
+                ("wrecz", gettext_lazy("Atak: Walka Wręcz z")),
+                ("lekka", gettext_lazy("Atak: Broń Lekka z")),
+                ("ciezka", gettext_lazy("Atak: Broń Ciężka z")),
+            )
+        )
+        + tuple(
+            S(f"skill_attribute_{key}", label, choices=ATTRIBUTE_CHOICES)
+            for key, label in SKILLS
+            if key not in {"walka_wrecz", "bron_lekka", "bron_ciezka"}
+        ),
+    ),
+    (
+        gettext_lazy("Karty postaci"),
         (
-            S("attribute_min", _l("Atrybuty: minimum")),
-            S("attribute_max", _l("Atrybuty: maksimum")),
-            S("skill_min", _l("Umiejętności: minimum")),
-            S("skill_max", _l("Umiejętności: maksimum")),
+            S("attribute_min", gettext_lazy("Atrybuty: minimum")),
+            S("attribute_max", gettext_lazy("Atrybuty: maksimum")),
+            S("skill_min", gettext_lazy("Umiejętności: minimum")),
+            S("skill_max", gettext_lazy("Umiejętności: maksimum")),
         ),
     ),
 )
@@ -159,7 +191,9 @@ class TableSettingsForm(forms.Form):
             if key not in placed and isinstance(value, editable)
         ]
         if rest:
-            self.groups.append((_l("Inne"), [n for s in rest for n in self._add(s, values)]))
+            self.groups.append(
+                (gettext_lazy("Inne"), [n for s in rest for n in self._add(s, values)])
+            )
 
     def _add(self, setting: Setting, values: Mapping[str, Any]) -> list[str]:
         """Add the input(s) for one setting with its current value; their field names."""

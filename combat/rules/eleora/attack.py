@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from combat.rules.base import RuleViolation
 from combat.rules.dice import Modifier, PoolRoll, pool_size
@@ -29,25 +28,6 @@ from combat.rules.eleora.sheet import (
 )
 from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack
 
-# DEFAULT: the attribute each attack skill is rolled with. The document's only worked example
-# (a sabre: Zręczność 2 + Broń Lekka 4) uses Zręczność and it names no other pairing, so every
-# weapon class uses Zręczność, as sheet.attack_pool_base does.
-ATTACK_ATTRIBUTE = MappingProxyType(
-    {WeaponKind.UNARMED: "zrecznosc", WeaponKind.LIGHT: "zrecznosc", WeaponKind.HEAVY: "zrecznosc"}
-)
-# DEFAULT: the attribute paired with each non-combat skill in a test (the document only says
-# "attribute + skill"). Wyrwanie is a plain Siła test and Wyzwolenie a doubled attribute.
-SKILL_ATTRIBUTE = MappingProxyType(
-    {
-        "bieganie": "zrecznosc",
-        "plywanie": "krzepa",
-        "atletyka": "sila",
-        "jezdziectwo": "zrecznosc",
-        "akrobatyka": "zrecznosc",
-        "medycyna": "intelekt",
-        "percepcja": "intuicja",
-    }
-)
 ATTRIBUTE_LABELS = dict(ATTRIBUTES)
 SKILL_LABELS = dict(SKILLS)
 MELEE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "powalenie"})
@@ -125,8 +105,9 @@ def test_pool(
 def skill_pool(
     state: EncounterState, c: Combatant, skill: str, *, heroism: bool = False
 ) -> tuple[Modifier, ...]:
-    """The pool of a skill test with its DEFAULT attribute (SKILL_ATTRIBUTE)."""
-    return test_pool(state, c, attribute=SKILL_ATTRIBUTE[skill], skill=skill, heroism=heroism)
+    """The pool of a skill test with the attribute the table pairs with that skill."""
+    attribute = state.settings.skill_attribute(skill)
+    return test_pool(state, c, attribute=attribute, skill=skill, heroism=heroism)
 
 
 def penalties(state: EncounterState, c: Combatant, *, skill_test: bool) -> list[Modifier]:
@@ -233,7 +214,7 @@ def attack_modifiers(
 ) -> tuple[Modifier, ...]:
     """The attack pool: attribute + weapon skill and every bonus and penalty, with reasons."""
     s = state.settings
-    attribute = ATTACK_ATTRIBUTE[profile.kind]
+    attribute = s.attack_attribute(profile.kind.value)
     skill = ATTACK_SKILL[profile.kind]
     mods = [
         Modifier(attacker.sheet.attribute(attribute), ATTRIBUTE_LABELS[attribute]),

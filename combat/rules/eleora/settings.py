@@ -14,6 +14,22 @@ PrzebiciaMode = Literal["margin", "margin_minus_one"]
 NaturalHealMode = Literal["test", "flat2"]
 
 
+# The seven attributes (sheet.py holds their labels; it imports this module, not the reverse).
+ATTRIBUTE_KEYS = ("sila", "krzepa", "zrecznosc", "intuicja", "intelekt", "charyzma", "wola")
+ATTRIBUTE_SUFFIXES = ("_attribute_wrecz", "_attribute_lekka", "_attribute_ciezka") + tuple(
+    f"_attribute_{skill}"
+    for skill in (
+        "bieganie",
+        "plywanie",
+        "atletyka",
+        "jezdziectwo",
+        "akrobatyka",
+        "medycyna",
+        "percepcja",
+    )
+)
+
+
 @dataclass(frozen=True)
 class TableSettings:
     """One table's rule settings. Field docs say where the document is silent."""
@@ -74,11 +90,33 @@ class TableSettings:
     darkness_penalties: tuple[int, int, int] = (1, 2, 3)
     # Live table: seconds a player has to answer a reaction prompt.
     reaction_timeout_s: int = 15
+    # The attribute rolled with each attack skill, by weapon class. The document's one worked
+    # example (a sabre: Zręczność 2 + Broń Lekka 4) uses Zręczność and names no other pairing.
+    attack_attribute_wrecz: str = "zrecznosc"
+    attack_attribute_lekka: str = "zrecznosc"
+    attack_attribute_ciezka: str = "zrecznosc"
+    # The attribute paired with each non-combat skill in a test (the document: "attribute +
+    # skill", never which); Wyrwanie is a plain Siła test and Wyzwolenie a doubled attribute.
+    skill_attribute_bieganie: str = "zrecznosc"
+    skill_attribute_plywanie: str = "krzepa"
+    skill_attribute_atletyka: str = "sila"
+    skill_attribute_jezdziectwo: str = "zrecznosc"
+    skill_attribute_akrobatyka: str = "zrecznosc"
+    skill_attribute_medycyna: str = "intelekt"
+    skill_attribute_percepcja: str = "intuicja"
     # Advisory bounds for character sheets (the document publishes no range).
     attribute_min: int = 0
     attribute_max: int = 10
     skill_min: int = 0
     skill_max: int = 10
+
+    def attack_attribute(self, weapon_kind: str) -> str:
+        """The attribute an attack with this weapon class (wrecz|lekka|ciezka) is rolled with."""
+        return str(getattr(self, f"attack_attribute_{weapon_kind}"))
+
+    def skill_attribute(self, skill: str) -> str:
+        """The attribute paired with a non-combat skill; unknown (custom) skills: Intuicja."""
+        return str(getattr(self, f"skill_attribute_{skill}", "intuicja"))
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -116,6 +154,10 @@ class TableSettings:
             raise ValueError("a minimum is above its maximum")
         if not 3 <= self.reaction_timeout_s <= 600:
             raise ValueError("reaction_timeout_s must be between 3 and 600 seconds")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name.endswith(tuple(ATTRIBUTE_SUFFIXES)) and value not in ATTRIBUTE_KEYS:
+                raise ValueError(f"{f.name} must name an attribute ({', '.join(ATTRIBUTE_KEYS)})")
 
 
 def _coerce(name: str, raw: Any, default: Any) -> Any:

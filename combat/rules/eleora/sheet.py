@@ -132,11 +132,6 @@ def derive(sheet: Sheet, settings: TableSettings = DEFAULT_SETTINGS) -> Derived:
     )
 
 
-def attack_pool_base(sheet: Sheet, weapon: Weapon) -> int:
-    """Attribute + skill for an attack: the skill follows the weapon class (Zręczność-based)."""
-    return sheet.attribute("zrecznosc") + sheet.skill(ATTACK_SKILL[weapon.kind])
-
-
 def sheet_from_dict(data: Mapping[str, object]) -> Sheet:
     """A Sheet from the JSON shape used by storage, import and export.
 

@@ -87,6 +87,15 @@ def test_atak_skill_follows_the_weapon_class(weapon: str, skill: str) -> None:
     assert skill in reasons(declared.attack.modifiers)
 
 
+def test_atak_attribute_per_weapon_class_is_a_table_setting() -> None:
+    ala = make_combatant("ala", sheet=make_sheet(weapons=(SZABLA, TOPOR)))
+    settings = TableSettings(attack_attribute_ciezka="sila")
+    _, heavy, _ = attack(fight(ala, settings=settings), random.Random(0), "Topór")
+    _, light, _ = attack(fight(ala, settings=settings), random.Random(0), "Szabla")
+    assert "Siła" in reasons(heavy.attack.modifiers)
+    assert "Zręczność" in reasons(light.attack.modifiers)
+
+
 def test_hit_needs_more_successes_tie_goes_to_the_defender() -> None:
     _, _, resolved = attack(fight(), Dice(4, 4, 1, 1, 1, 4, 4, 1, 1))
     assert not resolved.hit and resolved.physical == 0

@@ -71,3 +71,23 @@ def test_krytyczna_porazka_may_require_a_one_showing() -> None:
     assert not roll.is_critical(needs_one=True)
     with_one = replay_pool((Modifier(2, "pula"),), (1, 3), frozenset({4, 5, 6}))
     assert with_one.is_critical(needs_one=True)
+
+
+def test_atak_attribute_follows_the_table_setting() -> None:
+    settings = TableSettings.from_dict({"attack_attribute_ciezka": "sila"})
+    assert settings.attack_attribute("ciezka") == "sila"
+    assert settings.attack_attribute("lekka") == "zrecznosc"  # the document's sabre example
+    assert settings.skill_attribute("plywanie") == "krzepa"
+    assert settings.skill_attribute("Tropienie") == "intuicja"  # a GM's own skill
+
+
+def test_a_paired_attribute_must_be_one_of_the_seven() -> None:
+    with pytest.raises(ValueError, match="must name an attribute"):
+        TableSettings.from_dict({"skill_attribute_medycyna": "magia"})
+
+
+def test_settings_attribute_keys_match_the_sheet() -> None:
+    from combat.rules.eleora.settings import ATTRIBUTE_KEYS
+    from combat.rules.eleora.sheet import ATTRIBUTES
+
+    assert tuple(key for key, _ in ATTRIBUTES) == ATTRIBUTE_KEYS

@@ -8,10 +8,11 @@ Durations count the affected character's own turns; `tick` says at which end of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from combat.rules.eleora.settings import TableSettings
+from combat.rules.records import replace
 
 Stacking = Literal["stack", "extend", "per_source", "single"]
 Tick = Literal["start", "end"]

@@ -9,13 +9,14 @@ damage did it; back above → awake again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.maiming import MaimingResult
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import Combatant, Injury
+from combat.rules.records import replace
 
 KNOCKOUT_BLEED = "nieprzytomnosc"  # source of the Krwawienie that starts with unconsciousness
 

@@ -7,7 +7,7 @@ new one. Snapshots go to JSON with `state_to_dict` / `state_from_dict`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from combat.rules.base import RuleViolation
@@ -19,6 +19,7 @@ from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.maiming import MaimingResult
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import Sheet, Weapon, derive
+from combat.rules.records import replace
 
 Phase = Literal["setup", "surprise", "combat", "ended"]
 Status = Literal["active", "unconscious", "dead"]

@@ -91,3 +91,15 @@ def test_settings_attribute_keys_match_the_sheet() -> None:
     from combat.rules.eleora.sheet import ATTRIBUTES
 
     assert tuple(key for key, _ in ATTRIBUTES) == ATTRIBUTE_KEYS
+
+
+def test_fast_replace_copies_a_record_and_refuses_unknown_fields() -> None:
+    from combat.rules.eleora.sheet import Armour
+    from combat.rules.records import replace
+
+    plate = Armour("Płytówka", defence_bonus=1, armour_points=3)
+    heavier = replace(plate, armour_points=4)
+    assert heavier == Armour("Płytówka", defence_bonus=1, armour_points=4)
+    assert plate.armour_points == 3
+    with pytest.raises(TypeError, match="no field"):
+        replace(plate, weight=20)

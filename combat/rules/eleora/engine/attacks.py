@@ -6,8 +6,6 @@ resolves at once. Ataki okazyjne, Ucieczka from area attacks and expiry work the
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG, roll_pool
 from combat.rules.eleora import grid
@@ -54,6 +52,7 @@ from combat.rules.eleora.events import (
     ReactionChosen,
 )
 from combat.rules.eleora.state import Combatant, EncounterState, PendingAttack, Prompt
+from combat.rules.records import replace
 
 DEFENSIVE_OPTIONS = ("parowanie", "unik")
 

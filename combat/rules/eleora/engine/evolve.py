@@ -8,7 +8,6 @@ death checks can never be skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import health
@@ -56,6 +55,7 @@ from combat.rules.eleora.events import (
     TurnStarted,
 )
 from combat.rules.eleora.state import Combatant, EncounterState
+from combat.rules.records import replace
 
 _LOG_ONLY = (TestRolled, GMRolled, ItemUsed, Note, MountAdrift)
 

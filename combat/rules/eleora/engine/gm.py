@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG, Modifier, roll_pool
 from combat.rules.eleora import conditions as cond
@@ -49,6 +47,7 @@ from combat.rules.eleora.health import split_healing
 from combat.rules.eleora.initiative import roll_initiative, supplied_initiative
 from combat.rules.eleora.sheet import derive
 from combat.rules.eleora.state import GM, EncounterState, Prompt
+from combat.rules.records import replace
 
 MAX_GM_DICE = 60
 

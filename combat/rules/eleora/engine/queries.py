@@ -4,7 +4,6 @@ what are the odds of this attack for each answer the defender could give."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from combat.rules.base import Badge, LegalAction, RuleViolation
 from combat.rules.dice import pool_size
@@ -24,6 +23,7 @@ from combat.rules.eleora.engine.common import (
 )
 from combat.rules.eleora.sheet import DamageType, derive
 from combat.rules.eleora.state import Combatant, EncounterState, PendingAttack
+from combat.rules.records import replace
 
 Probe = Callable[[EncounterState, Combatant], None]
 

@@ -81,6 +81,22 @@ class Badge:
     description: str = ""
 
 
+class SimulationSummary(Protocol):
+    """What a ruleset's encounter simulator reports: win share per side, draws, mean rounds."""
+
+    @property
+    def runs(self) -> int: ...
+
+    @property
+    def wins(self) -> Mapping[str, float]: ...
+
+    @property
+    def draws(self) -> float: ...
+
+    @property
+    def mean_rounds(self) -> float: ...
+
+
 class Ruleset(Protocol):
     key: str
     label: str
@@ -154,6 +170,22 @@ class Ruleset(Protocol):
 
     def expire_command(self, now: float) -> Any:
         """The command that resolves every prompt expired at `now` as "no reaction"."""
+        ...
+
+    def simulation_policies(self) -> list[tuple[str, str]]:
+        """Defence policies the simulator can play (key, Polish label)."""
+        ...
+
+    def simulate(
+        self,
+        settings: Mapping[str, Any] | None,
+        combatants: Sequence[Mapping[str, Any]],
+        *,
+        runs: int,
+        seed: int,
+        policy: str,
+    ) -> SimulationSummary:
+        """Monte-Carlo fights of these combatants (as for new_encounter), seeded."""
         ...
 
     def is_secret(self, event: Any) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from combat.rules.base import Badge, DerivedValue, LegalAction, StatSpec, register
 from combat.rules.dice import RNG
-from combat.rules.eleora import engine
+from combat.rules.eleora import engine, simulate
 from combat.rules.eleora.commands import (
     Command,
     DeclareAttack,
@@ -119,6 +119,29 @@ class EleoraRuleset:
 
     def expire_command(self, now: float) -> ResolveExpired:
         return ResolveExpired(now=now)
+
+    def simulation_policies(self) -> list[tuple[str, str]]:
+        return [
+            ("lepsza", "Parowanie z tarczą, inaczej Unik"),
+            ("unik", "zawsze Unik"),
+            ("parowanie", "zawsze Parowanie"),
+            ("brak", "bez reakcji"),
+        ]
+
+    def simulate(
+        self,
+        settings: Mapping[str, Any] | None,
+        combatants: Sequence[Mapping[str, Any]],
+        *,
+        runs: int,
+        seed: int,
+        policy: str,
+    ) -> simulate.SimulationResult:
+        if policy not in dict(self.simulation_policies()):
+            raise ValueError(f"unknown simulation policy: {policy}")
+        state = self.new_encounter(settings, combatants)
+        chosen = simulate.Policy(defence=policy)  # type: ignore[arg-type]
+        return simulate.simulate(state, runs, seed=seed, policy=chosen)
 
     def is_secret(self, event: Event) -> bool:
         return is_secret(event)

@@ -41,6 +41,9 @@ test: lint types services
 	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) \
 		$(VENV)/bin/pytest -m "not browser" -p no:cacheprovider -q
 
+bench: $(STAMP)
+	$(PY) scripts/bench_rules.py
+
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l en --no-obsolete -i ".venv/*" -i "tests/*" -i "combat/rules/*"
 	$(PY) manage.py compilemessages -l en --ignore=.venv

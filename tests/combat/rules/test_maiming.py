@@ -103,7 +103,7 @@ def test_okaleczenie_rolled_through_injected_rng() -> None:
     first = roll_maiming(random.Random(42), zdrowie=-1)
     again = roll_maiming(random.Random(42), zdrowie=-1)
     assert first == again
-    assert 1 <= first.location_die <= 6 and 1 <= first.effect_die <= 6
+    assert first.location_die in range(1, 7) and first.effect_die in range(1, 7)
 
 
 def test_okaleczenie_table_is_gm_data() -> None:

@@ -24,7 +24,7 @@ def simulator(request: HttpRequest, pk: int) -> HttpResponse:
     )
     form = SimulatorForm(
         request.POST if request.method == "POST" else None,
-        characters=campaign.characters.order_by("kind", "name"),
+        characters=campaign.characters.order_by("-kind", "name"),  # player characters first
         creatures=creatures,
         policies=rules.simulation_policies(),
     )

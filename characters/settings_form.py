@@ -70,8 +70,13 @@ ELEORA_GROUPS: tuple[tuple[Any, tuple[Setting, ...]], ...] = (
                 gettext_lazy("Tabela Okaleczeń i Śmierci"),
                 gettext_lazy("Wyłączona: śmierć od razu."),
             ),
-            S("maiming_trigger", gettext_lazy("Okaleczenie przy Zdrowiu ≤")),
-            S("unconscious_at", gettext_lazy("Nieprzytomność przy Zdrowiu ≤")),
+            S(
+                "maiming_on_every_loss",
+                gettext_lazy("Okaleczenie przy każdej dalszej utracie Zdrowia"),
+                gettext_lazy("Wyłączone: rzut tylko przy pierwszym spadku."),
+            ),
+            S("maiming_trigger", gettext_lazy("Okaleczenie przy Zdrowiu ≤"), bounds=(-99, 99)),
+            S("unconscious_at", gettext_lazy("Nieprzytomność przy Zdrowiu ≤"), bounds=(-99, 99)),
             S("stun_cannot_kill", gettext_lazy("Ogłuszenie nie zbija Zdrowia poniżej 1")),
             S(
                 "natural_heal_mode",
@@ -85,6 +90,11 @@ ELEORA_GROUPS: tuple[tuple[Any, tuple[Setting, ...]], ...] = (
             S("bleeding_turns", gettext_lazy("Krwawienie: tury")),
             S("burning_turns", gettext_lazy("Podpalenie: tury")),
             S("fatigue_max", gettext_lazy("Zmęczenie: maksimum")),
+            S("dazed_turns", gettext_lazy("Oszołomienie: tury")),
+            S(
+                "fall_stun_reduced_by_wola",
+                gettext_lazy("Wola zmniejsza obrażenia od upadku i tonięcia"),
+            ),
         ),
     ),
     (
@@ -104,6 +114,14 @@ ELEORA_GROUPS: tuple[tuple[Any, tuple[Setting, ...]], ...] = (
             S("grab_base_bonus", gettext_lazy("Schwytanie: dodatek do trudności")),
             S("immobilized_max", gettext_lazy("Unieruchomienie: najwięcej stosów")),
             S("reaction_timeout_s", gettext_lazy("Czas na reakcję (s)"), bounds=(3, 600)),
+            S(
+                "collision_rounding",
+                gettext_lazy("Wymuszone Poruszanie: połowa brakujących metrów przy zderzeniu"),
+                choices={
+                    "up": gettext_lazy("zaokrąglana w górę"),
+                    "down": gettext_lazy("zaokrąglana w dół"),
+                },
+            ),
         ),
     ),
     (
@@ -135,6 +153,7 @@ ELEORA_GROUPS: tuple[tuple[Any, tuple[Setting, ...]], ...] = (
                 gettext_lazy("Ciemność"),
                 parts=(gettext_lazy("półmrok"), gettext_lazy("mrok"), gettext_lazy("ciemność")),
             ),
+            S("darkness_on_defence", gettext_lazy("Ciemność obniża też Obronę")),
         ),
     ),
     (

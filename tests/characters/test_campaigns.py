@@ -168,6 +168,14 @@ def test_it_saves_table_settings_from_grouped_inputs() -> None:
     assert campaign.settings["charge_cap"] is None
 
 
+def test_it_accepts_negative_zdrowie_thresholds() -> None:
+    campaign = make_campaign()
+    data = settings_post(campaign, maiming_trigger="-1", unconscious_at="-1")
+    client_for(campaign.gm).post(reverse("campaign-settings", args=[campaign.pk]), data)
+    campaign.refresh_from_db()
+    assert (campaign.settings["maiming_trigger"], campaign.settings["unconscious_at"]) == (-1, -1)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

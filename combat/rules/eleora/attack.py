@@ -54,20 +54,27 @@ class WeaponProfile:
     improvised: bool = False
 
 
-def weapon_profile(attacker: Combatant, key: str) -> WeaponProfile:
-    """The weapon called `key` on the attacker's sheet; RuleViolation if there is none."""
+def weapon_profile(attacker: Combatant, key: str, *, thrown: bool = False) -> WeaponProfile:
+    """The weapon called `key` on the attacker's sheet; RuleViolation if there is none.
+
+    DEFAULT: a throwable weapon (a stone, a fork) is a ranged attack only when the attacker
+    declares a throw (`thrown`); otherwise it strikes in melee like any other weapon.
+    """
     if key == UNARMED:
         damage = derive(attacker.sheet).unarmed_damage
         return WeaponProfile(UNARMED, "bez broni", WeaponKind.UNARMED, damage, DamageType.STUN)
     weapon = attacker.weapon(key)
     if weapon is None:
         raise RuleViolation("bron", f"{attacker.name} nie ma broni „{key}”.", weapon=key)
-    return _profile(weapon)
+    if thrown and not (weapon.thrown or weapon.ranged):
+        raise RuleViolation("rzut", f"„{weapon.name}” nie jest bronią do rzucania.", weapon=key)
+    return _profile(weapon, thrown)
 
 
-def _profile(w: Weapon) -> WeaponProfile:
+def _profile(w: Weapon, thrown: bool) -> WeaponProfile:
+    ranged = w.ranged or (w.thrown and thrown)
     return WeaponProfile(
-        w.name, w.name, w.kind, w.damage, w.damage_type, w.ranged or w.thrown, w.short, w.improvised
+        w.name, w.name, w.kind, w.damage, w.damage_type, ranged, w.short, w.improvised
     )
 
 
@@ -110,9 +117,11 @@ def skill_pool(
     return test_pool(state, c, attribute=attribute, skill=skill, heroism=heroism)
 
 
-def penalties(state: EncounterState, c: Combatant, *, skill_test: bool) -> list[Modifier]:
+def penalties(
+    state: EncounterState, c: Combatant, *, skill_test: bool, darkness: bool = True
+) -> list[Modifier]:
     """Penalties on every test of this character: darkness, Zmęczenie, Unieruchomienie."""
-    mods = list(darkness_modifiers(state.darkness, state.settings))
+    mods = list(darkness_modifiers(state.darkness, state.settings)) if darkness else []
     if c.fatigue:
         mods.append(Modifier(-c.fatigue, "Zmęczenie"))
     held = c.stacks("unieruchomienie")
@@ -164,7 +173,6 @@ def check_attack(
         raise RuleViolation("zasieg", f"{target.name} jest poza zasięgiem broni białej.")
     if not opportunity:
         _check_weapon_use(attacker, profile)
-        _check_charge(attacker, target)
 
 
 def _check_ranged(attacker: Combatant, profile: WeaponProfile) -> None:
@@ -191,13 +199,13 @@ def _check_weapon_use(attacker: Combatant, profile: WeaponProfile) -> None:
         )
 
 
-def _check_charge(attacker: Combatant, target: Combatant) -> None:
+def charge_applies(attacker: Combatant, target: Combatant) -> bool:
+    """Szarża's dice go to an attack on a character beside the square the charge ended on.
+
+    Any other attack is allowed, without the bonus (and it still uses the charge up).
+    """
     end, there = attacker.charge_end, target.position
-    if attacker.charge_bonus and end and there and not grid.adjacent(end, there):
-        raise RuleViolation(
-            "szarza_cel",
-            "Atak po Szarży musi być na postać obok pola, na którym skończyłeś ruch.",
-        )
+    return attacker.charge_bonus > 0 and (end is None or there is None or grid.adjacent(end, there))
 
 
 def attack_modifiers(
@@ -221,7 +229,7 @@ def attack_modifiers(
         Modifier(attacker.sheet.skill(skill), SKILL_LABELS[skill]),
     ]
     mods += _aim_modifiers(attacker, target, s)
-    if attacker.charge_bonus and not opportunity:
+    if charge_applies(attacker, target) and not opportunity:
         mods.append(Modifier(attacker.charge_bonus, "Szarża"))
     mods += _position_bonus(state, attacker, target, profile)
     mods += _weapon_modifiers(attacker, target, profile, s, opportunity)
@@ -292,13 +300,13 @@ def _armed_in_melee(target: Combatant) -> bool:
 
 
 def _second_weapon(attacker: Combatant, profile: WeaponProfile) -> list[Modifier]:
-    """Walka dwiema broniami: the second weapon −3 heavy, −2 light, −1 short; none wręcz."""
+    """Walka dwiema broniami: the second weapon −3 heavy, −2 light, −1 short; none wręcz.
+
+    Any other sheet weapon used this turn (a Kastet too) makes a non-Walka-Wręcz one second.
+    """
     if profile.kind == WeaponKind.UNARMED:
         return []
-    others = {w for w in attacker.weapons_used if w not in (UNARMED, profile.key)}
-    if not any(
-        (w := attacker.weapon(k)) is not None and w.kind != WeaponKind.UNARMED for k in others
-    ):
+    if not any(w not in (UNARMED, profile.key) for w in attacker.weapons_used):
         return []
     if profile.short:
         return [Modifier(-1, "Druga broń (krótka)")]
@@ -363,7 +371,7 @@ def defence_modifiers(
     if target.has("szal"):
         mods.append(Modifier(-s.frenzy_defence_penalty, "Szał"))
     mods += _surrounded(state, target)
-    mods += penalties(state, target, skill_test=True)
+    mods += penalties(state, target, skill_test=True, darkness=s.darkness_on_defence)
     mods += _blinded(state, target, mods, floor=s.blinded_defence_floor)
     if attack.defence_heroism:
         mods.append(Modifier(1, "Kostka Heroizmu"))
@@ -409,13 +417,13 @@ def outcome(
     hit = attack.auto_hit or margin > 0 or (margin == 0 and settings.tie_goes_to == "attacker")
     przebicia = przebicia_for(margin, settings.przebicia_mode) if hit else 0
     profile = weapon_profile(attacker, attack.weapon)
-    bleed = not (attack.flat and profile.ranged)
+    bleed = not (attack.flat and attack.ranged)
     if not hit or attack.special in NO_DAMAGE_SPECIALS:
         return Outcome(hit, przebicia, "", 0, 0, 0, 0, bleed)
     if attack.special == "powalenie":
         kind, raw = DamageType.STUN, przebicia
     else:
-        flat_melee = attack.flat and not profile.ranged
+        flat_melee = attack.flat and not attack.ranged
         kind = DamageType.STUN if flat_melee else profile.damage_type
         raw = profile.damage + przebicia
     if kind == DamageType.STUN and target.has("oszolomienie"):

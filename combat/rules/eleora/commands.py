@@ -110,6 +110,7 @@ class DeclareAttack(Command):
     flat: bool = False  # Atak Płazem
     screened: bool = False  # ranged: target screened by someone or behind an obstacle
     heroism: bool = False  # spend a Kostka Heroizmu: +1 die
+    thrown: bool = False  # DEFAULT: a throwable weapon attacks at range only when thrown
 
 
 @_register

@@ -96,7 +96,7 @@ SPECS: dict[str, ConditionSpec] = {
             "Oszołomienie",
             "Jedna akcja w turze; obrażenia ogłuszające stają się fizycznymi.",
             tick="end",
-            default_turns=1,
+            turns_setting="dazed_turns",
             stacking="single",
         ),
         ConditionSpec(

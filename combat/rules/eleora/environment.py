@@ -63,7 +63,8 @@ class ImprovisedClass:
 
 IMPROVISED_CLASSES: Mapping[str, ImprovisedClass] = MappingProxyType(
     {
-        # "treated as thrown weapons"; DEFAULT: attacked with Walka Wręcz in melee.
+        # "treated as thrown weapons"; DEFAULT: Walka Wręcz in melee, ranged only when the
+        # attacker declares a throw (DeclareAttack.thrown).
         "wrecz": ImprovisedClass(
             "Broń do Walki Wręcz",
             WeaponKind.UNARMED,

@@ -108,8 +108,9 @@ class Moved(Event):
     metres: int
     path: tuple[Position, ...] = ()
     mode: str = "ruch"
-    charge_bonus: int = 0  # Szarża: dice for the next attack this turn
+    charge_bonus: int = 0  # Szarża: dice this leg adds for the next attack this turn
     forced: bool = False
+    charge_metres: int = 0  # Szarża: straight-line metres of this leg
 
 
 @_register
@@ -293,6 +294,7 @@ class HealthChanged(Event):
     stun: int = 0
     magic: bool = False  # healing counted toward Magiczne Leczenie
     reason: str = ""
+    drowning: bool = False  # Tonięcie: its damage comes once per turn in the water
 
 
 @_register

@@ -14,10 +14,10 @@ from typing import Literal
 
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG, Modifier, PoolRoll, roll_pool
-from combat.rules.eleora.settings import DEFAULT_SETTINGS, TableSettings
+from combat.rules.eleora.settings import DEFAULT_SETTINGS, CollisionRounding, TableSettings
 
 Position = tuple[int, int]
-Rounding = Literal["up", "down"]
+Rounding = CollisionRounding
 
 NEIGHBOUR_STEPS: tuple[Position, ...] = tuple(
     (dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)
@@ -156,6 +156,13 @@ def charge(
         bonus = min(bonus, settings.charge_cap)
     modifier = Modifier(bonus, f"Szarża ({metres} m)") if bonus else None
     return Charge(metres, path[-1], modifier)
+
+
+def path_step(path: Sequence[Position]) -> Position | None:
+    """The first step of a path as (dx, dy); None without at least two squares."""
+    if len(path) < 2:
+        return None
+    return (path[1][0] - path[0][0], path[1][1] - path[0][1])
 
 
 def path_cost(path: Sequence[Position], difficult: Iterable[Position] = ()) -> int:

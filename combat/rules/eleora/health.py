@@ -87,7 +87,13 @@ def settle(
     stun = after.damage_stun - before.damage_stun
     if after.status == "dead":
         return HealthChange(after, physical, stun)
-    crossed = after.health <= settings.maiming_trigger < before.health
+    # „Zawsze gdy postać spadnie poniżej 0”: by default every further loss at or below the
+    # trigger rolls again; a table may roll only when Zdrowie first crosses it.
+    below = after.health <= settings.maiming_trigger
+    if settings.maiming_on_every_loss:
+        crossed = below and after.health < before.health
+    else:
+        crossed = below and before.health > settings.maiming_trigger
     if crossed and not settings.maiming_enabled:
         dead = replace(after, status="dead", maiming_pending=False)
         return HealthChange(dead, physical, stun, knocked_out=before.conscious, died=True)
@@ -112,9 +118,7 @@ def _knock_out(
     knocked_out = before.conscious
     conditions = after.conditions
     if knocked_out and bleed:
-        # DEFAULT: the bleed of a knock-out does not run out while the character is unconscious.
-        wound = ConditionInstance("krwawienie", remaining=None, source=KNOCKOUT_BLEED)
-        conditions = cond.add(conditions, wound, settings)
+        conditions = _add_knockout_bleed(conditions, settings)
     down = replace(
         after,
         status="unconscious",
@@ -124,6 +128,25 @@ def _knock_out(
         reactions_left=0,
     )
     return HealthChange(down, physical, stun, knocked_out=knocked_out, maiming_due=crossed)
+
+
+def _add_knockout_bleed(
+    conditions: tuple[ConditionInstance, ...], settings: TableSettings
+) -> tuple[ConditionInstance, ...]:
+    """DEFAULT: the bleed of a knock-out does not run out while the character is unconscious.
+
+    It is never lost to the Krwawienie limit: at the limit it takes the oldest ordinary stack's
+    place (the stack count stays within the limit).
+    """
+    wound = ConditionInstance("krwawienie", remaining=None, source=KNOCKOUT_BLEED)
+    if cond.room(conditions, "krwawienie", settings) <= 0:
+        oldest = next(
+            (x for x in conditions if x.key == "krwawienie" and x.source != KNOCKOUT_BLEED), None
+        )
+        if oldest is None:
+            return conditions
+        conditions = tuple(x for x in conditions if x is not oldest)
+    return cond.add(conditions, wound, settings)
 
 
 def _bleed_resumes(c: Combatant, settings: TableSettings) -> tuple[ConditionInstance, ...]:

@@ -107,8 +107,12 @@ def attack_odds(
     *,
     auto_hit: bool = False,
     auto_hit_counts_successes: bool = True,
+    deals_damage: bool = True,
 ) -> AttackOdds:
-    """Per option: P(hit), przebicia, damage taken = max(0, weapon + przebicia − reduction)."""
+    """Per option: P(hit), przebicia, damage taken = max(0, weapon + przebicia − reduction).
+
+    `deals_damage=False` (Odepchnięcie, Schwytanie, Oślepienie): a hit takes no Zdrowie at all.
+    """
     if weapon_damage < 0 or reduction < 0:
         raise ValueError("weapon damage and damage reduction cannot be negative")
     hits = hit_odds(
@@ -123,7 +127,9 @@ def attack_odds(
         damage_type=damage_type,
         reduction=reduction,
         auto_hit=auto_hit,
-        options={name: _damage(hit, weapon_damage, reduction) for name, hit in hits.items()},
+        options={
+            name: _damage(hit, weapon_damage, reduction, deals_damage) for name, hit in hits.items()
+        },
     )
 
 
@@ -164,8 +170,10 @@ def _apply_mode(margins: Distribution[float], settings: TableSettings) -> Distri
     return margins.map_values(lambda m: przebicia_for(m, mode))
 
 
-def _damage(hit: HitOdds, weapon_damage: int, reduction: int) -> DamageOdds:
-    taken = hit.przebicia.map_values(lambda k: max(0, weapon_damage + k - reduction))
+def _damage(hit: HitOdds, weapon_damage: int, reduction: int, deals_damage: bool) -> DamageOdds:
+    taken = hit.przebicia.map_values(
+        lambda k: max(0, weapon_damage + k - reduction) if deals_damage else 0
+    )
     miss = 1.0 - hit.p_hit
     probs = tuple(taken[v] + (miss if v == 0 else 0.0) for v in range(taken.high + 1))
     with_miss = Distribution(0, probs)

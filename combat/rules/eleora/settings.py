@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 TieRule = Literal["defender", "attacker"]
+CollisionRounding = Literal["up", "down"]
 PrzebiciaMode = Literal["margin", "margin_minus_one"]
 NaturalHealMode = Literal["test", "flat2"]
 
@@ -46,6 +47,9 @@ class TableSettings:
     maiming_enabled: bool = True
     # §9.16: Zdrowie at or below which death/maiming is checked.
     maiming_trigger: int = 0
+    # „Zawsze gdy postać spadnie poniżej 0”: roll again on every further loss while at or below
+    # the trigger (so bleeding out below 0 is deadly), or only when Zdrowie first crosses it.
+    maiming_on_every_loss: bool = True
     # Nieprzytomność at Zdrowie at or below this.
     unconscious_at: int = 3
     # §9.17: stun damage cannot take Zdrowie below 1.
@@ -88,6 +92,14 @@ class TableSettings:
     full_flank_bonus: int = 2
     half_flank_bonus: int = 1
     darkness_penalties: tuple[int, int, int] = (1, 2, 3)
+    # §9: darkness "applies to all tests"; the document never says whether Obrona counts.
+    darkness_on_defence: bool = True
+    # Wymuszone Poruszanie rule 4: half the missing metres, the document does not say rounded how.
+    collision_rounding: CollisionRounding = "up"
+    # Falls and drowning are not conditions; the document does not say whether Wola reduces them.
+    fall_stun_reduced_by_wola: bool = True
+    # Oszołomienie: the document gives no duration; own turns it lasts (ends at a turn's end).
+    dazed_turns: int = 1
     # Live table: seconds a player has to answer a reaction prompt.
     reaction_timeout_s: int = 15
     # The attribute rolled with each attack skill, by weapon class. The document's one worked
@@ -146,6 +158,8 @@ class TableSettings:
             raise ValueError("tie_goes_to must be 'defender' or 'attacker'")
         if self.przebicia_mode not in ("margin", "margin_minus_one"):
             raise ValueError("przebicia_mode must be 'margin' or 'margin_minus_one'")
+        if self.collision_rounding not in ("up", "down"):
+            raise ValueError("collision_rounding must be 'up' or 'down'")
         if self.natural_heal_mode not in ("test", "flat2"):
             raise ValueError("natural_heal_mode must be 'test' or 'flat2'")
         if len(self.darkness_penalties) != 3:
@@ -158,6 +172,10 @@ class TableSettings:
             value = getattr(self, f.name)
             if f.name.endswith(tuple(ATTRIBUTE_SUFFIXES)) and value not in ATTRIBUTE_KEYS:
                 raise ValueError(f"{f.name} must name an attribute ({', '.join(ATTRIBUTE_KEYS)})")
+
+
+# Thresholds on Zdrowie: the document says both „spadnie do 0” and „poniżej 0”, so −1 is valid.
+SIGNED_FIELDS = frozenset({"maiming_trigger", "unconscious_at"})
 
 
 def _coerce(name: str, raw: Any, default: Any) -> Any:
@@ -174,7 +192,7 @@ def _coerce(name: str, raw: Any, default: Any) -> Any:
     if isinstance(default, int):
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise ValueError(f"{name} must be a whole number")
-        if raw < 0:
+        if raw < 0 and name not in SIGNED_FIELDS:
             raise ValueError(f"{name} must not be negative")
         return raw
     if isinstance(default, str):

@@ -143,9 +143,10 @@ def next_command(state: EncounterState, policy: Policy, now: float = 0.0) -> Com
     reload = _worth_reloading(current, weapon)
     if reload is not None:
         return Reload(actor=current.id, weapon=reload, now=now)
-    if not _in_reach(current, target, weapon):
+    thrown = _throws(current, target, weapon)
+    if not thrown and not _in_reach(current, target, weapon):
         return _approach(state, current, target, now)
-    return DeclareAttack(actor=current.id, target=target.id, weapon=weapon, now=now)
+    return DeclareAttack(actor=current.id, target=target.id, weapon=weapon, now=now, thrown=thrown)
 
 
 def _answer(state: EncounterState, policy: Policy, now: float) -> Command:
@@ -211,9 +212,15 @@ def _worth_reloading(me: Combatant, weapon: str) -> str | None:
 
 def _in_reach(me: Combatant, target: Combatant, weapon: str) -> bool:
     w = me.weapon(weapon)
-    if (w is not None and (w.ranged or w.thrown)) or me.position is None or target.position is None:
+    if (w is not None and w.ranged) or me.position is None or target.position is None:
         return True
     return grid.in_reach(me.position, target.position)
+
+
+def _throws(me: Combatant, target: Combatant, weapon: str) -> bool:
+    """A throwable weapon is thrown only at a target out of melee reach."""
+    w = me.weapon(weapon)
+    return w is not None and w.thrown and not w.ranged and not _in_reach(me, target, weapon)
 
 
 def _approach(state: EncounterState, me: Combatant, target: Combatant, now: float) -> Command:

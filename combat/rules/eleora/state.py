@@ -51,6 +51,8 @@ class Combatant:
     initiative: int | None = None
     initiative_roll: tuple[int, ...] = ()
     actions_left: int = 0
+    drowned_this_turn: bool = False  # Tonięcie already hurt it this turn
+    turn_actions: int = 0  # the action budget this turn started with (1 in the surprise turn)
     reactions_left: int = 0
     has_acted: bool = False  # its first turn (or surprise action) has begun: reactions allowed
     damage_physical: int = 0
@@ -61,6 +63,8 @@ class Combatant:
     aim: Mapping[str, int] = field(default_factory=dict)  # target id -> Celowanie tokens
     charge_bonus: int = 0
     charge_end: Position | None = None
+    charge_metres: int = 0  # Szarża this turn: straight-line metres over all its Ruch legs
+    charge_step: Position | None = None  # ... and the one direction they keep (map only)
     reload_progress: Mapping[str, int] = field(default_factory=dict)
     unloaded: frozenset[str] = frozenset()
     weapons_used: tuple[str, ...] = ()

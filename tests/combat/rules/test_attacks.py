@@ -14,7 +14,7 @@ from combat.rules.eleora.commands import (
     SetEnvironment,
 )
 from combat.rules.eleora.conditions import ConditionInstance
-from combat.rules.eleora.environment import Darkness
+from combat.rules.eleora.environment import Darkness, improvised_weapon
 from combat.rules.eleora.events import (
     AttackDeclared,
     AttackResolved,
@@ -23,7 +23,7 @@ from combat.rules.eleora.events import (
     Moved,
 )
 from combat.rules.eleora.settings import TableSettings
-from combat.rules.eleora.sheet import Armour, Weapon, WeaponKind
+from combat.rules.eleora.sheet import Armour, DamageType, Weapon, WeaponKind
 from combat.rules.eleora.state import UNARMED, Combatant, EncounterState
 from tests.combat.rules.engine_kit import (
     LUK,
@@ -146,6 +146,47 @@ def test_unarmed_minus_one_die_against_a_target_with_a_long_melee_weapon() -> No
     short = make_combatant("wilk", "foes", sheet=make_sheet("Wilk", weapons=(SZTYLET, LUK)))
     _, declared, _ = attack(fight(wilk=short), random.Random(0), UNARMED)
     assert "Bez broni przeciw uzbrojonemu" not in reasons(declared.attack.modifiers)
+
+
+def test_ciemnosc_on_obrona_is_a_table_setting() -> None:
+    for on_defence in (True, False):
+        table = TableSettings(darkness_on_defence=on_defence)
+        state, _ = step(fight(settings=table), SetEnvironment(darkness=Darkness.CIEMNOSC))
+        _, declared, resolved = attack(state, random.Random(0))
+        assert resolved.defence_roll is not None
+        assert (-2 in [m.dice for m in resolved.defence_roll.modifiers]) is on_defence
+        assert -2 in [m.dice for m in declared.attack.modifiers]  # the attack always
+
+
+def test_wymuszone_poruszanie_collision_rounding_is_a_table_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from combat.rules.eleora import grid
+
+    seen: list[str] = []
+    original = grid.forced_movement
+
+    def spy(*args: object, collision_rounding: grid.Rounding = "up") -> grid.PushResult:
+        seen.append(collision_rounding)
+        return original(*args, collision_rounding=collision_rounding)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(grid, "forced_movement", spy)
+    ala = make_combatant("ala", position=(0, 0))
+    wilk = make_combatant("wilk", "foes", position=(1, 0), sheet=UNARMED_WOLF)
+    table = TableSettings(collision_rounding="down")
+    attack(fight(ala, wilk, table), Dice(6, 6, 6, 1, 1, 4, 1, 1, 1), special="odepchniecie")
+    assert seen == ["down"]
+    assert (
+        grid.forced_movement(
+            [grid.Body("a", (0, 0)), grid.Body("b", (2, 0))],
+            [grid.Push("a", (1, 0), 3), grid.Push("b", (-1, 0), 3)],
+            collision_rounding="down",
+        ).damage
+        != grid.forced_movement(
+            [grid.Body("a", (0, 0)), grid.Body("b", (2, 0))],
+            [grid.Push("a", (1, 0), 3), grid.Push("b", (-1, 0), 3)],
+        ).damage
+    )
 
 
 def test_improvised_weapon_minus_two() -> None:
@@ -292,6 +333,21 @@ def test_powalenie_prone_stun_per_przebicie_and_penalty_equal_to_target_krzepa()
     assert reasons(declared.attack.modifiers)["Powalenie: Krzepa celu 2"] == -2
     assert state.get("wilk").has("powalenie")
     assert (resolved.przebicia, resolved.stun) == (2, 2 - 1)
+
+
+def test_bron_do_walki_wrecz_is_ranged_only_when_thrown() -> None:
+    stone = improvised_weapon("Kamień", "wrecz", damage_type=DamageType.STUN)
+    ala = make_combatant("ala", sheet=make_sheet(weapons=(stone, SZABLA)))
+    _, declared, _ = attack(fight(ala), random.Random(0), "Kamień", special="powalenie")
+    assert not declared.attack.ranged  # in melee a stone strikes like a fist
+    _, declared, _ = attack(fight(ala), random.Random(0), "Kamień", thrown=True)
+    assert declared.attack.ranged
+    with pytest.raises(RuleViolation) as refused:
+        attack(fight(ala), random.Random(0), "Kamień", special="powalenie", thrown=True)
+    assert refused.value.code == "atak_specjalny"
+    with pytest.raises(RuleViolation) as refused:
+        attack(fight(ala), random.Random(0), "Szabla", thrown=True)
+    assert refused.value.code == "rzut"
 
 
 def test_powalenie_and_other_melee_specials_refused_with_a_ranged_weapon() -> None:

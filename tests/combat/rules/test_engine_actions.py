@@ -39,6 +39,7 @@ from combat.rules.eleora.events import (
     TurnEnded,
     TurnStarted,
 )
+from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import UNARMED, EncounterState
 from tests.combat.rules.engine_kit import (
     KASTET,
@@ -164,10 +165,15 @@ def test_short_walka_wrecz_weapon_two_attacks_without_penalty() -> None:
 
 @pytest.mark.parametrize(
     ("first", "second", "penalty"),
-    [("Szabla", "Topór", -3), ("Topór", "Szabla", -2), ("Szabla", "Sztylet", -1)],
+    [
+        ("Szabla", "Topór", -3),
+        ("Topór", "Szabla", -2),
+        ("Szabla", "Sztylet", -1),
+        ("Kastet", "Szabla", -2),  # only two Walka Wręcz attacks go without the penalty
+    ],
 )
 def test_two_weapon_penalty_on_the_second_weapon(first: str, second: str, penalty: int) -> None:
-    sheet = make_sheet(weapons=(SZABLA, TOPOR, SZTYLET))
+    sheet = make_sheet(weapons=(SZABLA, TOPOR, SZTYLET, KASTET))
     state = begin(duel(sheet=sheet), ["ala", "wilk"])
     state, events = step(
         state, DeclareAttack(actor="ala", target="wilk", weapon=first), random.Random(1)
@@ -190,6 +196,15 @@ def test_oszolomienie_allows_one_action() -> None:
         step(state, Prepare(actor="wilk"))
     state, _ = step(state, EndTurn(actor="wilk"))
     assert not state.get("wilk").has("oszolomienie")  # until the end of its next turn
+
+
+def test_oszolomienie_in_the_surprise_turn_keeps_its_one_action() -> None:
+    state = begin(duel(), ["ala", "wilk"], surprise_side="party")
+    assert state.phase == "surprise" and state.get("ala").actions_left == 1
+    state, _ = step(state, AddCondition(target="ala", condition="oszolomienie"))
+    assert state.get("ala").actions_left == 1  # one action in all, and none used yet
+    state, _ = step(state, Prepare(actor="ala"))
+    assert state.get("ala").actions_left == 0
 
 
 def test_paraliz_no_actions_or_reactions() -> None:
@@ -356,6 +371,21 @@ def test_ruch_cannot_end_on_or_pass_through_an_enemy() -> None:
     assert "wroga" in refused.value.message
 
 
+def test_unieruchomienie_dragging_onto_a_taken_square_is_refused() -> None:
+    grip = ConditionInstance("unieruchomienie", source="ala", difficulty=3)
+    state = make_state(
+        make_combatant("ala", position=(1, 0)),
+        make_combatant("wilk", "foes", position=(0, 0), conditions=(grip,)),
+        make_combatant("kot", "foes", position=(0, 1)),
+    )
+    state = begin(state, ["ala", "wilk", "kot"])
+    with pytest.raises(RuleViolation) as refused:  # never a ValueError from the grid later
+        step(state, Move(actor="ala", path=((1, 1),)))
+    assert refused.value.code == "zajete" and "Wilk" in refused.value.message
+    state, _ = step(state, Move(actor="ala", path=((2, 0),)))
+    assert state.get("wilk").position == (1, 0)
+
+
 def test_bieg_adds_a_metre_per_bieganie_success() -> None:
     state = begin(duel(), ["ala", "wilk"])
     state, events = step(state, Move(actor="ala", mode="bieg", metres=5), Dice(4, 5))
@@ -385,6 +415,19 @@ def test_plywanie_pass_moves_fail_drowns_for_stun() -> None:
     assert of_type(events, HealthChanged)[0].stun == 2 - 1  # Wola 1 (DEFAULT: not a condition)
 
 
+def test_toniecie_hurts_once_per_turn_not_per_failed_plywanie() -> None:
+    state = begin(duel(), ["ala", "wilk"])
+    swim = Move(actor="ala", mode="plywanie", metres=3)
+    state, events = step(state, swim, Dice(1, 1))
+    assert of_type(events, HealthChanged)[0].stun == 1
+    state, events = step(state, swim, Dice(1, 1))
+    assert not of_type(events, HealthChanged)  # the same turn: no second drowning damage
+    state, _ = step(state, EndTurn(actor="ala"))
+    state, _ = step(state, EndTurn(actor="wilk"))
+    _, events = step(state, swim, Dice(1, 1))
+    assert of_type(events, HealthChanged)[0].stun == 1  # the next turn in the water
+
+
 def test_wspinaczka_pass_climbs_fail_falls() -> None:
     state = begin(duel(), ["ala", "wilk"])
     climb = Move(actor="ala", mode="wspinaczka", difficulty=1, metres=4, fall_metres=3)
@@ -394,6 +437,21 @@ def test_wspinaczka_pass_climbs_fail_falls() -> None:
     assert of_type(events, HealthChanged)[0].stun == 3 - 1
     with pytest.raises(RuleViolation):
         step(begin(duel(), ["ala", "wilk"]), Move(actor="ala", mode="wspinaczka"))
+
+
+def test_upadek_wola_reduction_is_a_table_setting() -> None:
+    table = TableSettings(fall_stun_reduced_by_wola=False)
+    state = begin(make_state(*duel().combatants.values(), settings=table), ["ala", "wilk"])
+    climb = Move(actor="ala", mode="wspinaczka", difficulty=1, metres=4, fall_metres=3)
+    _, events = step(state, climb, Dice(1, 1))
+    assert of_type(events, HealthChanged)[0].stun == 3  # no Wola reduction at this table
+
+
+def test_oszolomienie_duration_is_a_table_setting() -> None:
+    table = TableSettings(dazed_turns=2)
+    state = begin(make_state(*duel().combatants.values(), settings=table), ["ala", "wilk"])
+    state, _ = step(state, AddCondition(target="wilk", condition="oszolomienie"))
+    assert [x.remaining for x in state.get("wilk").conditions] == [2]
 
 
 def test_akrobatyka_on_difficult_terrain() -> None:
@@ -409,14 +467,31 @@ def test_sterowanie_and_jazda_with_a_mount() -> None:
         step(state, Steer(actor="ala", difficulty=1))
     assert refused.value.code == "bez_wierzchowca"
     state, _ = step(state, Interact(actor="ala", kind="dosiadanie"))
-    state, events = step(state, Steer(actor="ala", difficulty=1, pace=6), Dice(5, 1))
-    assert state.get("ala").steered and state.get("ala").mount_pace == 6
     state, _ = step(state, EndTurn(actor="ala"))
     state, _ = step(state, EndTurn(actor="wilk"))
+    state, events = step(state, Steer(actor="ala", difficulty=1, pace=6), Dice(5, 1))
+    assert state.get("ala").steered and state.get("ala").mount_pace == 6
     state, events = step(
         state, Move(actor="ala", mode="jazda", metres=8, accelerate=True), Dice(5, 5)
     )
     assert of_type(events, Moved)[0].metres == 8
+
+
+def test_sterowanie_needed_every_turn_for_jazda() -> None:
+    state = begin(duel(mounted=True, mount_pace=6), ["ala", "wilk"])
+    with pytest.raises(RuleViolation) as refused:  # not steered this turn
+        step(state, Move(actor="ala", mode="jazda", metres=6))
+    assert refused.value.code == "bez_sterowania"
+    failed, _ = step(state, Steer(actor="ala", difficulty=2, pace=6), Dice(1, 2))
+    assert failed.get("ala").mount_pace == 0
+    with pytest.raises(RuleViolation):  # failed Sterowanie
+        step(failed, Move(actor="ala", mode="jazda", metres=6))
+    state, _ = step(state, Steer(actor="ala", difficulty=1, pace=6), Dice(5, 1))
+    state, _ = step(state, EndTurn(actor="ala"))
+    state, _ = step(state, EndTurn(actor="wilk"))
+    assert not state.get("ala").steered and state.get("ala").mount_pace == 0
+    with pytest.raises(RuleViolation):  # last turn's Sterowanie does not carry over
+        step(state, Move(actor="ala", mode="jazda", metres=6))
 
 
 def test_sterowanie_not_taken_mount_goes_where_the_gm_says() -> None:
@@ -637,7 +712,8 @@ def test_interakcja_dosiadanie_and_zsiadanie() -> None:
 
 
 def test_jazda_critical_failure_throws_the_rider_prone() -> None:
-    state = begin(duel(mounted=True, mount_pace=4), ["ala", "wilk"])
+    state = begin(duel(mounted=True), ["ala", "wilk"])
+    state, _ = step(state, Steer(actor="ala", difficulty=1, pace=4), Dice(5, 1))
     move = Move(actor="ala", mode="jazda", metres=4, accelerate=True)
     state, events = step(state, move, Dice(1, 2))
     ala = state.get("ala")

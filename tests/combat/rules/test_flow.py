@@ -9,6 +9,7 @@ from typing import ClassVar
 import pytest
 
 from combat.rules.base import RuleViolation
+from combat.rules.dice import Modifier
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.commands import (
     ApplyDamage,
@@ -24,14 +25,16 @@ from combat.rules.eleora.commands import (
     PlaceCombatant,
     Prepare,
     ResolveExpired,
+    Steer,
 )
 from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.engine import evolve
 from combat.rules.eleora.engine.attacks import resolve
-from combat.rules.eleora.engine.common import Batch
+from combat.rules.eleora.engine.common import Batch, roll_test
 from combat.rules.eleora.engine.queries import attack_odds
 from combat.rules.eleora.events import (
     AttackCancelled,
+    AttackDeclared,
     AttackResolved,
     CombatantJoined,
     Event,
@@ -39,11 +42,20 @@ from combat.rules.eleora.events import (
     PromptClosed,
     PromptOpened,
     ReactionChosen,
+    TestRolled,
 )
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import DamageType
 from combat.rules.eleora.state import UNARMED, EncounterState
-from tests.combat.rules.engine_kit import Dice, begin, make_combatant, make_state, of_type, step
+from tests.combat.rules.engine_kit import (
+    Dice,
+    begin,
+    make_combatant,
+    make_sheet,
+    make_state,
+    of_type,
+    step,
+)
 
 SHEET = {
     "name": "Wilk",
@@ -176,7 +188,7 @@ def test_szarza_without_a_map_counts_the_stated_metres_within_the_cap() -> None:
     assert state.get("ala").charge_bonus == 1
 
 
-def test_szarza_target_is_judged_from_where_the_charge_ended() -> None:
+def test_szarza_bonus_only_for_an_attack_beside_where_the_charge_ended() -> None:
     state = make_state(
         make_combatant("ala", position=(0, 0)),
         make_combatant("wilk", "foes", position=(4, 1)),
@@ -184,9 +196,32 @@ def test_szarza_target_is_judged_from_where_the_charge_ended() -> None:
     state = begin(state, ["ala", "wilk"])
     state, _ = step(state, Move(actor="ala", path=((1, 0), (2, 0)), charge=True))
     state, _ = step(state, PlaceCombatant(target="ala", to=(3, 0)))  # e.g. pushed after it
+    attack = DeclareAttack(actor="ala", target="wilk", weapon="Szabla")
+    state, events = step(state, attack, random.Random(0))  # allowed: only the bonus is lost
+    declared = of_type(events, AttackDeclared)[0].attack
+    assert "Szarża" not in {m.reason for m in declared.modifiers}
+
+
+def test_szarza_over_two_ruch_counts_every_metre_of_the_line() -> None:
+    state = begin(
+        make_state(make_combatant("ala"), make_combatant("wilk", "foes")), ["ala", "wilk"]
+    )
+    state, _ = step(state, Move(actor="ala", metres=3, charge=True))
+    state, _ = step(state, Move(actor="ala", metres=3, charge=True))
+    assert state.get("ala").charge_bonus == 3  # 6 m, not 1 + 1
+
+
+def test_szarza_second_ruch_must_keep_the_same_straight_line() -> None:
+    state = make_state(
+        make_combatant("ala", position=(0, 0)), make_combatant("wilk", "foes", position=(9, 9))
+    )
+    state = begin(state, ["ala", "wilk"])
+    state, _ = step(state, Move(actor="ala", path=((1, 0), (2, 0), (3, 0)), charge=True))
     with pytest.raises(RuleViolation) as refused:
-        step(state, DeclareAttack(actor="ala", target="wilk", weapon="Szabla"))
-    assert refused.value.code == "szarza_cel"
+        step(state, Move(actor="ala", path=((3, 1), (3, 2), (3, 3)), charge=True))
+    assert refused.value.code == "szarza_nie_prosto"
+    state, _ = step(state, Move(actor="ala", path=((4, 0), (5, 0), (6, 0)), charge=True))
+    assert state.get("ala").charge_bonus == 3
 
 
 def test_szal_without_a_map_allows_a_charge_and_blocks_other_actions() -> None:
@@ -211,13 +246,14 @@ def test_moving_over_an_unconscious_body_but_not_onto_it() -> None:
     assert state.get("ala").position == (2, 0)
 
 
-def test_jazda_at_the_steered_pace_without_a_test() -> None:
+def test_jazda_at_the_steered_pace_without_a_jezdziectwo_test() -> None:
     state = begin(
         make_state(
             make_combatant("ala", mounted=True, mount_pace=6), make_combatant("wilk", "foes")
         ),
         ["ala", "wilk"],
     )
+    state, _ = step(state, Steer(actor="ala", difficulty=1, pace=6), Dice(5, 1))
     _, events = step(state, Move(actor="ala", mode="jazda", metres=6))
     assert of_type(events, Moved)[0].metres == 6
 
@@ -243,6 +279,28 @@ def test_attack_odds_know_stun_on_an_oszolomiony_target_is_physical() -> None:
     state = begin(make_state(make_combatant("ala"), dazed), ["ala", "wilk"])
     odds = attack_odds(state, DeclareAttack(actor="ala", target="wilk", weapon=UNARMED))
     assert odds.damage_type == DamageType.PHYSICAL
+
+
+@pytest.mark.parametrize("special", ["odepchniecie", "schwytanie", "oslepienie"])
+def test_ataki_specjalne_bez_obrazen_preview_no_damage(special: str) -> None:
+    state = begin(
+        make_state(make_combatant("ala"), make_combatant("wilk", "foes")), ["ala", "wilk"]
+    )
+    cmd = DeclareAttack(actor="ala", target="wilk", weapon="Szabla", special=special)
+    option = attack_odds(state, cmd).options["brak"]
+    assert option.hit.p_hit > 0 and option.expected_damage == 0
+    assert option.damage.high == 0
+
+
+def test_powalenie_preview_is_przebicia_as_stun_reduced_by_wola() -> None:
+    wilk = make_combatant("wilk", "foes", sheet=make_sheet("Wilk", wola=1))
+    state = begin(make_state(make_combatant("ala"), wilk), ["ala", "wilk"])
+    cmd = DeclareAttack(actor="ala", target="wilk", weapon="Szabla", special="powalenie")
+    odds = attack_odds(state, cmd)
+    option = odds.options["brak"]
+    expected = sum(p * max(0, k - 1) for k, p in option.hit.przebicia.items())
+    assert odds.damage_type == DamageType.STUN and odds.reduction == 1
+    assert option.expected_damage == pytest.approx(expected)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -324,3 +382,19 @@ def test_evolve_refuses_an_event_it_does_not_know() -> None:
     state = make_state(make_combatant("ala"))
     with pytest.raises(ValueError):
         evolve(state, Eclipse())
+
+
+def test_krytyczna_porazka_only_on_a_failed_test() -> None:
+    state = begin(
+        make_state(make_combatant("ala"), make_combatant("wilk", "foes")), ["ala", "wilk"]
+    )
+    pool = (Modifier(2, "Percepcja"),)
+    batch = Batch(state)
+    assert roll_test(batch, Dice(1, 2), "ala", "percepcja", pool, difficulty=0).successes == 0
+    assert not of_type(batch.events, TestRolled)[0].critical_failure  # difficulty 0: passed
+    batch = Batch(state)
+    roll_test(batch, Dice(1, 2), "ala", "percepcja", pool, difficulty=1)
+    assert of_type(batch.events, TestRolled)[0].critical_failure
+    batch = Batch(state)
+    roll_test(batch, Dice(1, 2), "ala", "percepcja", pool)
+    assert of_type(batch.events, TestRolled)[0].critical_failure  # no difficulty: as a stumble

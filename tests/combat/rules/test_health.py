@@ -87,10 +87,30 @@ def test_okaleczenie_death_result_kills() -> None:
     assert state.get("ala").status == "dead"
 
 
-def test_maiming_rolled_once_per_fall_below_zero() -> None:
+def test_okaleczenie_rolled_again_on_every_further_loss_below_zero() -> None:
     state, _ = step(table(), ApplyDamage(target="ala", physical=13), Dice(5, 6))
-    state, events = step(state, ApplyDamage(target="ala", physical=1))
+    state, events = step(state, ApplyDamage(target="ala", physical=1), Dice(5, 6))
+    assert len(of_type(events, MaimingRolled)) == 1
+    assert len(state.get("ala").injuries) == 2
+    state, events = step(state, Heal(target="ala", amount=1))
+    assert not of_type(events, MaimingRolled)  # healing is no fall
+
+
+def test_okaleczenie_only_on_the_first_fall_when_the_table_says_so() -> None:
+    once = table(TableSettings(maiming_on_every_loss=False))
+    state, events = step(once, ApplyDamage(target="ala", physical=13), Dice(5, 6))
+    assert len(of_type(events, MaimingRolled)) == 1
+    state, events = step(state, ApplyDamage(target="ala", physical=1), Dice(5, 6))
     assert not of_type(events, MaimingRolled)
+    assert len(state.get("ala").injuries) == 1
+
+
+def test_death_below_a_negative_trigger_without_maiming() -> None:
+    settings = TableSettings(maiming_enabled=False, maiming_trigger=-1)
+    state, _ = step(table(settings), ApplyDamage(target="ala", physical=13))
+    assert state.get("ala").status == "unconscious"  # Zdrowie 0, trigger −1
+    state, _ = step(state, ApplyDamage(target="ala", physical=2))
+    assert state.get("ala").status == "dead"
 
 
 def test_death_instead_of_maiming_for_beginner_tables() -> None:
@@ -216,3 +236,14 @@ def test_pierwsza_pomoc_cannot_save_everyone() -> None:
         state, Interact(actor="bob", kind="pierwsza_pomoc", target="ala"), Dice(6, 1, 1)
     )
     assert state.get("ala").status == "dead" and state.get("ala").first_aid_given
+
+
+def test_krwawienie_from_a_knockout_is_never_lost_at_the_stack_limit() -> None:
+    bleeding = tuple(
+        ConditionInstance("krwawienie", remaining=turns, source="wilk") for turns in (1, 2, 3)
+    )
+    state, _ = step(table(conditions=bleeding), ApplyDamage(target="ala", physical=10))
+    wounds = [x for x in state.get("ala").conditions if x.key == "krwawienie"]
+    assert len(wounds) == S.bleeding_max
+    assert [x.source for x in wounds].count(health.KNOCKOUT_BLEED) == 1
+    assert sorted(x.remaining or 0 for x in wounds) == [0, 2, 3]  # the oldest one gave way

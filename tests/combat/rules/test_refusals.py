@@ -182,3 +182,14 @@ def test_the_acting_character_must_be_able_to_act(changes: dict[str, object], co
     with pytest.raises(RuleViolation) as refused:
         step(state, Prepare(actor="ala"))
     assert refused.value.code == code
+
+
+def test_odmowy_uzywaja_formy_neutralnej_postac_przed_imieniem() -> None:
+    """„Marek jest nieprzytomna” is wrong: the noun Postać carries the feminine form."""
+    from dataclasses import replace
+
+    state = ala_turn()
+    state = state.put(replace(state.get("ala"), status="unconscious", damage_stun=11))
+    with pytest.raises(RuleViolation) as refused:
+        step(state, Prepare(actor="ala"))
+    assert refused.value.message == "Postać Ala jest nieprzytomna."

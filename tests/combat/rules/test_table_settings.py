@@ -31,6 +31,7 @@ def test_settings_round_trip_through_json_shape() -> None:
         ({"tie_goes_to": "nobody"}, "tie_goes_to"),
         ({"przebicia_mode": "double"}, "przebicia_mode"),
         ({"natural_heal_mode": "prayer"}, "natural_heal_mode"),
+        ({"collision_rounding": "sideways"}, "collision_rounding"),
         ({"darkness_penalties": [1, 2]}, "darkness_penalties"),
         ({"attribute_min": 5, "attribute_max": 1}, "minimum"),
         ({"reaction_timeout_s": 1}, "reaction_timeout_s"),
@@ -103,3 +104,9 @@ def test_fast_replace_copies_a_record_and_refuses_unknown_fields() -> None:
     assert plate.armour_points == 3
     with pytest.raises(TypeError, match="no field"):
         replace(plate, weight=20)
+
+
+def test_progi_zdrowia_moga_byc_ujemne_ponizej_zera() -> None:
+    """„spadnie do 0” or „poniżej 0”: the Zdrowie thresholds accept −1."""
+    table = TableSettings.from_dict({"maiming_trigger": -1, "unconscious_at": -1})
+    assert (table.maiming_trigger, table.unconscious_at) == (-1, -1)

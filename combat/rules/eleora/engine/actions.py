@@ -173,7 +173,7 @@ def stand_up(state: EncounterState, cmd: StandUp) -> list[Event]:
     """Wstanie z Powalenia: costs a Ruch action."""
     c = _act(state, cmd.actor)
     if not c.has("powalenie"):
-        raise RuleViolation("nie_lezy", f"{c.name} nie jest Powalona.")
+        raise RuleViolation("nie_lezy", f"Postać {c.name} nie jest Powalona.")
     return [
         ActionSpent(actor=c.id, action="ruch", detail="wstanie"),
         ConditionRemoved(combatant=c.id, key="powalenie"),

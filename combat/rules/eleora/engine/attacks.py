@@ -63,7 +63,8 @@ def declare_attack(state: EncounterState, cmd: DeclareAttack, rng: RNG) -> list[
     attacker = require_action(state, cmd.actor)
     require_heroism(attacker, cmd.heroism)
     target = state.get(cmd.target)
-    check_attack(state, attacker, target, weapon_profile(attacker, cmd.weapon), cmd.special)
+    profile = weapon_profile(attacker, cmd.weapon, thrown=cmd.thrown)
+    check_attack(state, attacker, target, profile, cmd.special)
     batch = Batch(state).add(ActionSpent(actor=cmd.actor, action="atak", detail=cmd.weapon))
     open_attack(batch, rng, cmd, target_id=cmd.target, opportunity=False)
     return batch.events
@@ -94,7 +95,8 @@ def _pending_attack(
 ) -> PendingAttack:
     """The declared attack with its pool fixed now (the defender then chooses blind)."""
     attacker, target = state.get(cmd.actor), state.get(target_id)
-    profile = weapon_profile(attacker, cmd.weapon)
+    thrown = isinstance(cmd, DeclareAttack) and cmd.thrown
+    profile = weapon_profile(attacker, cmd.weapon, thrown=thrown)
     modifiers = attack_modifiers(
         state,
         attacker,
@@ -235,7 +237,11 @@ def push(batch: Batch, pusher: str, target: str, metres: int) -> None:
         if c.position is not None and c.status != "dead"
     ]
     direction = grid.step_towards(origin, victim.position)
-    result = grid.forced_movement(bodies, [grid.Push(target, direction, metres)])
+    result = grid.forced_movement(
+        bodies,
+        [grid.Push(target, direction, metres)],
+        collision_rounding=state.settings.collision_rounding,
+    )
     for key, square in result.positions.items():
         before = state.get(key).position
         if before is not None and square != before:

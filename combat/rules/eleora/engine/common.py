@@ -67,13 +67,13 @@ def require_conscious(c: Combatant) -> None:
     if c.status == "dead":
         raise RuleViolation("martwa", f"{c.name} nie żyje.", actor=c.id)
     if c.status == "unconscious":
-        raise RuleViolation("nieprzytomna", f"{c.name} jest nieprzytomna.", actor=c.id)
+        raise RuleViolation("nieprzytomna", f"Postać {c.name} jest nieprzytomna.", actor=c.id)
 
 
 def reaction_refusal(c: Combatant, *, defensive: bool = False) -> RuleViolation | None:
     """Why `c` cannot react now (None: it can)."""
     if c.status != "active":
-        return RuleViolation("nieprzytomna", f"{c.name} jest wyłączona z walki.")
+        return RuleViolation("nieprzytomna", f"Postać {c.name} jest wyłączona z walki.")
     if c.has("paraliz"):
         return RuleViolation("paraliz", "Paraliż: brak akcji i reakcji.")
     if not c.has_acted:
@@ -138,7 +138,10 @@ def roll_test(
     modifiers: tuple[Modifier, ...],
     difficulty: int | None = None,
 ) -> PoolRoll:
-    """Roll a test, spend a Kostka Heroizmu it used, and log it (critical failures included)."""
+    """Roll a test, spend a Kostka Heroizmu it used, and log it (critical failures included).
+
+    Krytyczna porażka: a failed test (or one without a difficulty) with zero successes.
+    """
     settings = batch.state.settings
     roll = roll_pool(rng, modifiers, settings.success_faces)
     passed = None if difficulty is None else roll.successes >= difficulty
@@ -151,7 +154,8 @@ def roll_test(
             roll=roll,
             difficulty=difficulty,
             passed=passed,
-            critical_failure=is_critical(roll, settings),
+            # A passed test (difficulty 0) is no Krytyczna porażka, as in grid.py's stumbles.
+            critical_failure=is_critical(roll, settings) and passed is not True,
         )
     )
     return roll

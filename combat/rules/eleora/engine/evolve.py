@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora import health
+from combat.rules.eleora import grid, health
 from combat.rules.eleora.events import (
     ActionSpent,
     AimTaken,
@@ -131,7 +131,7 @@ def _evolve_effect(state: EncounterState, event: Event) -> EncounterState:
         case MountChanged(combatant=who, mounted=mounted):
             return state.update(who, mounted=mounted)
         case Steered(actor=actor, passed=passed, pace=pace):
-            return state.update(actor, steered=passed, mount_pace=pace)
+            return state.update(actor, steered=passed, mount_pace=pace if passed else 0)
         case PassGranted(actor=actor, ally=ally):
             return state.update(actor, let_pass=state.get(actor).let_pass | {ally})
         case _:
@@ -159,8 +159,11 @@ def _evolve_condition(state: EncounterState, event: Event) -> EncounterState:
             c = _changed(state.get(who), state, physical=damage)
             ticked = cond.count_down(c.conditions, "start", frozenset({key}))
             return state.put(replace(c, conditions=ticked))
-        case HealthChanged(combatant=who, physical=p, stun=s, magic=magic):
-            return state.put(_changed(state.get(who), state, physical=p, stun=s, magic=magic))
+        case HealthChanged(combatant=who, physical=p, stun=s, magic=magic, drowning=drowning):
+            hurt = _changed(state.get(who), state, physical=p, stun=s, magic=magic)
+            if drowning:
+                hurt = replace(hurt, drowned_this_turn=True)
+            return state.put(hurt)
         case MaimingRolled(combatant=who, result=result, zdrowie=zdrowie):
             return state.put(health.maim(state.get(who), result, zdrowie))
         case FirstAidGiven(combatant=who, result=result):
@@ -245,6 +248,8 @@ def _turn_started(state: EncounterState, event: TurnStarted) -> EncounterState:
     fresh = replace(
         c,
         actions_left=event.actions,
+        turn_actions=event.actions,
+        drowned_this_turn=False,
         reactions_left=event.reactions,
         has_acted=True,
         weapons_used=(),
@@ -252,7 +257,10 @@ def _turn_started(state: EncounterState, event: TurnStarted) -> EncounterState:
         shields_used=frozenset(),
         charge_bonus=0,
         charge_end=None,
+        charge_metres=0,
+        charge_step=None,
         steered=False,
+        mount_pace=0,
         frenzy_bound=c.has("szal"),
         conditions=cond.count_down(c.conditions, "start", quiet),
     )
@@ -286,12 +294,18 @@ def _insert(state: EncounterState, joined: Combatant) -> tuple[str, ...]:
 def _moved(state: EncounterState, event: Moved) -> EncounterState:
     c = state.get(event.combatant)
     end = event.path[-1] if event.path else c.position
-    moved = replace(
-        c,
-        position=end,
-        charge_bonus=c.charge_bonus + event.charge_bonus,
-        charge_end=end if event.charge_bonus else c.charge_end,
-    )
+    moved = replace(c, position=end)
+    if event.charge_metres or event.charge_bonus:
+        moved = replace(
+            moved,
+            charge_bonus=c.charge_bonus + event.charge_bonus,
+            charge_end=end,
+            charge_metres=c.charge_metres + event.charge_metres,
+            charge_step=grid.path_step(event.path),
+        )
+    elif not event.forced:
+        # A Ruch without Szarża ends the charge: the bonus belongs to where the charge ended.
+        moved = replace(moved, charge_bonus=0, charge_end=None, charge_metres=0, charge_step=None)
     state = state.put(moved)
     # A granted Przepuszczenie is used up by the ally's move.
     for other in state.combatants.values():
@@ -330,7 +344,7 @@ def _condition_added(
     after = replace(c, conditions=cond.add(c.conditions, instance, state.settings))
     if instance.key == "oszolomienie" and state.current == who:
         # Dazed during its own turn: only one action this turn in all.
-        used = max(0, state.settings.actions_per_turn - c.actions_left)
+        used = max(0, c.turn_actions - c.actions_left)
         after = replace(after, actions_left=max(0, min(c.actions_left, 1 - used)))
     return _settled(state, c, after)
 
@@ -366,6 +380,8 @@ def _attack_declared(state: EncounterState, event: AttackDeclared) -> EncounterS
             c,
             charge_bonus=0,
             charge_end=None,
+            charge_metres=0,
+            charge_step=None,
             weapons_used=(*c.weapons_used, attack.weapon),
             frenzy_bound=False,
         )

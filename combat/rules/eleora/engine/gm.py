@@ -229,7 +229,8 @@ def join_combat(state: EncounterState, cmd: JoinCombat, rng: RNG) -> list[Event]
     try:
         c = combatant_from_dict(cmd.combatant)
     except ValueError as exc:
-        raise RuleViolation("postac", f"Błędne dane postaci: {exc}") from None
+        # The Polish message only; the technical (English) detail goes to the params.
+        raise RuleViolation("postac", "Błędne dane postaci.", detail=str(exc)) from None
     if c.id in state.combatants or c.id == GM:
         raise RuleViolation("postac", f"Postać o id „{c.id}” już jest w walce.")
     if c.position is not None and any(o.position == c.position for o in state.combatants.values()):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from combat.rules.base import RuleViolation
-from combat.rules.dice import RNG, Modifier
+from combat.rules.dice import RNG
 from combat.rules.eleora import grid
 from combat.rules.eleora.attack import skill_pool
 from combat.rules.eleora.commands import Evade, Move
@@ -58,8 +58,17 @@ def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
     if result.wasted or result.metres <= 0:
         return batch.events
     metres = _distance(state, path, cmd.metres, result.metres)
-    bonus = _charge_bonus(state, c, path, metres) if cmd.charge else 0
-    batch.add(Moved(combatant=c.id, metres=metres, path=path, mode=cmd.mode, charge_bonus=bonus))
+    bonus, leg = _charge_bonus(state, c, path, metres) if cmd.charge else (0, 0)
+    batch.add(
+        Moved(
+            combatant=c.id,
+            metres=metres,
+            path=path,
+            mode=cmd.mode,
+            charge_bonus=bonus,
+            charge_metres=leg,
+        )
+    )
     _drag_held(batch, c, path, metres)
     return batch.events
 
@@ -73,6 +82,12 @@ def _check_can_move(c: Combatant, cmd: Move) -> None:
         )
     if cmd.mode == "jazda" and not c.mounted:
         raise RuleViolation("bez_wierzchowca", "Jazda wymaga wierzchowca lub pojazdu.")
+    if cmd.mode == "jazda" and not c.steered:
+        raise RuleViolation(
+            "bez_sterowania",
+            "Jazda: bez udanego Sterowania w tej turze wierzchowiec idzie tam, "
+            "gdzie zdecyduje Mistrz Gry.",
+        )
     if cmd.charge and cmd.mode not in ("ruch", "bieg", "jazda"):
         raise RuleViolation("szarza", "Szarża tylko w ruchu po ziemi lub wierzchem.")
 
@@ -110,7 +125,7 @@ def _check_square(state: EncounterState, c: Combatant, square: Position, *, last
         if c.id not in other.let_pass:
             raise RuleViolation(
                 "przepuszczenie",
-                f"Przejście przez pole {other.name} wymaga jej Przepuszczenia (reakcja).",
+                f"Przejście przez pole postaci {other.name} wymaga jej Przepuszczenia (reakcja).",
             )
 
 
@@ -156,16 +171,20 @@ def _mode_difficulty(cmd: Move) -> int | None:
 def _aftermath(batch: Batch, c: Combatant, result: grid.MoveResult) -> None:
     """A stumble on rough ground or a fall leaves the character Powalona; falls and drowning hurt.
 
-    DEFAULT: falling and drowning are not conditions, so Wola reduces that stun damage.
+    Wola reduces that stun damage unless the table says otherwise (fall_stun_reduced_by_wola).
     """
     if result.prone:
         batch.add(ConditionAdded(combatant=c.id, condition=ConditionInstance("powalenie")))
     if result.fell and c.mounted:
         batch.add(MountChanged(combatant=c.id, mounted=False))  # thrown from the saddle
+    drowning = not result.afloat
+    if drowning and c.drowned_this_turn:
+        return  # „w każdej turze … 2 Obrażenia”: once per turn, not per failed Pływanie
     if result.stun_damage:
-        stun = max(0, result.stun_damage - derive(c.sheet).odpornosc)
+        wola = derive(c.sheet).odpornosc if batch.state.settings.fall_stun_reduced_by_wola else 0
+        stun = max(0, result.stun_damage - wola)
         reason = result.explanation or "upadek"
-        batch.add(HealthChanged(combatant=c.id, stun=stun, reason=reason))
+        batch.add(HealthChanged(combatant=c.id, stun=stun, reason=reason, drowning=drowning))
 
 
 def _distance(
@@ -187,21 +206,28 @@ def _distance(
 
 def _charge_bonus(
     state: EncounterState, c: Combatant, path: tuple[Position, ...], metres: int
-) -> int:
-    """Szarża: +1 die per full 2 m in a straight line, within the table's cap if any."""
-    if path:
-        modifier: Modifier | None = grid.charge(path, settings=state.settings).modifier
-        bonus = modifier.dice if modifier else 0
-    else:
-        bonus = metres // 2
+) -> tuple[int, int]:
+    """Szarża: (dice this leg adds, its metres). +1 die per full 2 m of the whole charge this
+    turn (every Ruch leg in the same straight line), within the table's cap if any."""
+    leg = grid.charge(path, settings=state.settings).metres if path else metres
+    if c.charge_step is not None and path and grid.path_step(path) != c.charge_step:
+        raise RuleViolation(
+            "szarza_nie_prosto",
+            "Szarża: kolejny Ruch w tej turze musi biec dalej w tej samej linii prostej.",
+        )
+    bonus = (c.charge_metres + leg) // 2
     cap = state.settings.charge_cap
     if cap is not None:
-        bonus = max(0, min(bonus, cap - c.charge_bonus))
-    return bonus
+        bonus = min(bonus, cap)
+    return max(0, bonus - c.charge_bonus), leg
 
 
 def _drag_held(batch: Batch, grabber: Combatant, path: tuple[Position, ...], metres: int) -> None:
-    """Whoever this character holds Unieruchomiony moves along with it."""
+    """Whoever this character holds Unieruchomiony moves along with it.
+
+    It keeps its offset to the grabber; a Ruch that would drag it onto a taken square is
+    refused (two bodies never share a square).
+    """
     for other in batch.state.combatants.values():
         holds_it = any(
             x.key == "unieruchomienie" and x.source == grabber.id for x in other.conditions
@@ -211,6 +237,7 @@ def _drag_held(batch: Batch, grabber: Combatant, path: tuple[Position, ...], met
         if path and other.position is not None:
             dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
             end = (other.position[0] + dx, other.position[1] + dy)
+            _require_free_for_dragged(batch.state, other, end)
             batch.add(
                 Moved(
                     combatant=other.id,
@@ -222,6 +249,15 @@ def _drag_held(batch: Batch, grabber: Combatant, path: tuple[Position, ...], met
             )
         else:
             batch.add(Moved(combatant=other.id, metres=metres, mode="ciagniety", forced=True))
+
+
+def _require_free_for_dragged(state: EncounterState, held: Combatant, end: Position) -> None:
+    for c in state.combatants.values():
+        if c.id != held.id and c.position == end and c.status != "dead":
+            raise RuleViolation(
+                "zajete",
+                f"Nie można pociągnąć postaci {held.name}: pole {end} zajmuje {c.name}.",
+            )
 
 
 def evade(state: EncounterState, cmd: Evade, rng: RNG) -> list[Event]:

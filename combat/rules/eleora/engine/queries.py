@@ -10,6 +10,7 @@ from combat.rules.dice import pool_size
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, odds
 from combat.rules.eleora.attack import (
+    NO_DAMAGE_SPECIALS,
     attack_modifiers,
     defence_modifiers,
     shield_or_one,
@@ -147,7 +148,7 @@ def _reactions(state: EncounterState, c: Combatant) -> list[LegalAction]:
 def attack_odds(state: EncounterState, cmd: DeclareAttack) -> odds.AttackOdds:
     """Exact odds of a declared attack for each reaction the defender could choose."""
     attacker, target = state.get(cmd.actor), state.get(cmd.target)
-    profile = weapon_profile(attacker, cmd.weapon)
+    profile = weapon_profile(attacker, cmd.weapon, thrown=cmd.thrown)
     mods = attack_modifiers(
         state,
         attacker,
@@ -175,19 +176,25 @@ def attack_odds(state: EncounterState, cmd: DeclareAttack) -> odds.AttackOdds:
         odds.reduction_for(kind, d.pancerz, d.odpornosc),
         state.settings,
         auto_hit=target.status == "unconscious",
+        deals_damage=cmd.special not in NO_DAMAGE_SPECIALS,
     )
 
 
 def _damage_profile(
     attacker: Combatant, target: Combatant, cmd: DeclareAttack
 ) -> tuple[int, DamageType]:
-    profile = weapon_profile(attacker, cmd.weapon)
-    if cmd.special in ("odepchniecie", "schwytanie", "oslepienie", "powalenie"):
-        return 0, DamageType.STUN
-    kind = DamageType.STUN if cmd.flat and not profile.ranged else profile.damage_type
+    """Weapon damage and type as attack.outcome deals them (Powalenie: przebicia as stun)."""
+    profile = weapon_profile(attacker, cmd.weapon, thrown=cmd.thrown)
+    if cmd.special in NO_DAMAGE_SPECIALS:
+        return 0, DamageType.STUN  # deals_damage=False makes every hit 0
+    if cmd.special == "powalenie":
+        damage, kind = 0, DamageType.STUN
+    else:
+        damage = profile.damage
+        kind = DamageType.STUN if cmd.flat and not profile.ranged else profile.damage_type
     if kind == DamageType.STUN and target.has("oszolomienie"):
         kind = DamageType.PHYSICAL
-    return profile.damage, kind
+    return damage, kind
 
 
 def condition_badges(state: EncounterState, combatant_id: str) -> list[Badge]:

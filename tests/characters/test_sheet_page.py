@@ -46,6 +46,17 @@ def test_it_shows_obrona_with_the_armour_bonus(campaign: Campaign) -> None:
     assert "<dd>2<" in stat(html, "pancerz")
 
 
+def test_it_shows_the_attack_pool_of_each_weapon(campaign: Campaign) -> None:
+    html = sheet_html(
+        campaign,
+        attributes={"zrecznosc": 2},
+        skills={"bron_lekka": 4},
+        weapons=[make_weapon("Szabla", kind="lekka")],
+    )
+    assert "<dd>6<" in stat(html, "atak-Szabla")
+    assert "Zręczność 2 + Broń Lekka 4" in stat(html, "atak-Szabla")
+
+
 def test_it_shows_every_derived_value_of_the_ruleset(campaign: Campaign) -> None:
     html = sheet_html(campaign)
     for value in get_ruleset("eleora").derived_values(make_sheet(), campaign.settings):

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from combat.rules.base import Badge, DerivedValue, LegalAction, StatSpec, register
-from combat.rules.dice import RNG
+from combat.rules.dice import RNG, pool_size
 from combat.rules.eleora import engine, simulate
 from combat.rules.eleora.commands import (
     Command,
@@ -16,10 +16,19 @@ from combat.rules.eleora.commands import (
     command_to_dict,
 )
 from combat.rules.eleora.engine import queries, setup
+from combat.rules.eleora.environment import improvised_modifier
 from combat.rules.eleora.events import Event, event_from_dict, event_to_dict, is_secret
 from combat.rules.eleora.odds import AttackOdds
 from combat.rules.eleora.settings import TableSettings
-from combat.rules.eleora.sheet import ATTRIBUTES, SKILLS, derive, sheet_from_dict
+from combat.rules.eleora.sheet import (
+    ATTRIBUTES,
+    SKILLS,
+    Sheet,
+    Weapon,
+    attack_base,
+    derive,
+    sheet_from_dict,
+)
 from combat.rules.eleora.state import EncounterState, state_from_dict, state_to_dict
 
 
@@ -65,6 +74,7 @@ class EleoraRuleset:
             DerivedValue("odpornosc", "Wola (redukcja ogłuszenia)", d.odpornosc, "Wola"),
             DerivedValue("inicjatywa", "Inicjatywa", d.inicjatywa, "2k6 + Intuicja"),
             DerivedValue("ruch", "Podstawowy Ruch", d.ruch, "metry na akcję Ruchu"),
+            *(_attack_value(parsed, weapon, s) for weapon in parsed.weapons),
         ]
 
     # --- encounters -----------------------------------------------------------------------
@@ -145,6 +155,17 @@ class EleoraRuleset:
 
     def is_secret(self, event: Event) -> bool:
         return is_secret(event)
+
+
+def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> DerivedValue:
+    """Dice an attack with this weapon starts from (before Celowanie, Szarża, flanks …)."""
+    mods = list(attack_base(sheet, weapon.kind, settings))
+    if weapon.improvised:
+        mods.append(improvised_modifier(settings))
+    explained = f"{mods[0].reason} {mods[0].dice}"
+    for m in mods[1:]:
+        explained += f" + {m.reason} {m.dice}" if m.dice >= 0 else f" − {-m.dice} ({m.reason})"
+    return DerivedValue(f"atak-{weapon.name}", f"Atak: {weapon.name}", pool_size(mods), explained)
 
 
 RULESET = register(EleoraRuleset())

@@ -16,20 +16,18 @@ from combat.rules.eleora.environment import darkness_modifiers, improvised_modif
 from combat.rules.eleora.odds import przebicia_for, reduction_for
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import (
-    ATTACK_SKILL,
-    ATTRIBUTES,
+    ATTRIBUTE_LABELS,
     PHYSICAL_ATTRIBUTES,
-    SKILLS,
+    SKILL_LABELS,
     DamageType,
     Shield,
     Weapon,
     WeaponKind,
+    attack_base,
     derive,
 )
 from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack
 
-ATTRIBUTE_LABELS = dict(ATTRIBUTES)
-SKILL_LABELS = dict(SKILLS)
 MELEE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "powalenie"})
 NO_DAMAGE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "oslepienie"})
 SPECIAL_LABELS = {
@@ -222,12 +220,7 @@ def attack_modifiers(
 ) -> tuple[Modifier, ...]:
     """The attack pool: attribute + weapon skill and every bonus and penalty, with reasons."""
     s = state.settings
-    attribute = s.attack_attribute(profile.kind.value)
-    skill = ATTACK_SKILL[profile.kind]
-    mods = [
-        Modifier(attacker.sheet.attribute(attribute), ATTRIBUTE_LABELS[attribute]),
-        Modifier(attacker.sheet.skill(skill), SKILL_LABELS[skill]),
-    ]
+    mods = list(attack_base(attacker.sheet, profile.kind, s))
     mods += _aim_modifiers(attacker, target, s)
     if charge_applies(attacker, target) and not opportunity:
         mods.append(Modifier(attacker.charge_bonus, "Szarża"))

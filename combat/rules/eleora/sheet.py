@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from combat.rules.dice import Modifier
 from combat.rules.eleora.settings import DEFAULT_SETTINGS, TableSettings
 
 ATTRIBUTES: tuple[tuple[str, str], ...] = (
@@ -21,6 +22,7 @@ ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("charyzma", "Charyzma"),
     ("wola", "Wola"),
 )
+ATTRIBUTE_LABELS = dict(ATTRIBUTES)
 PHYSICAL_ATTRIBUTES = frozenset({"sila", "krzepa", "zrecznosc"})
 
 SKILLS: tuple[tuple[str, str], ...] = (
@@ -35,6 +37,9 @@ SKILLS: tuple[tuple[str, str], ...] = (
     ("medycyna", "Medycyna"),
     ("percepcja", "Percepcja"),
 )
+
+
+SKILL_LABELS = dict(SKILLS)
 
 
 class WeaponKind(StrEnum):
@@ -129,6 +134,16 @@ def derive(sheet: Sheet, settings: TableSettings = DEFAULT_SETTINGS) -> Derived:
         inicjatywa=sheet.attribute("intuicja"),
         ruch=settings.base_movement,
         unarmed_damage=sheet.attribute("sila"),
+    )
+
+
+def attack_base(sheet: Sheet, kind: WeaponKind, settings: TableSettings) -> tuple[Modifier, ...]:
+    """The sheet's part of an attack pool: the table's attribute for this class + its skill."""
+    attribute = settings.attack_attribute(kind.value)
+    skill = ATTACK_SKILL[kind]
+    return (
+        Modifier(sheet.attribute(attribute), ATTRIBUTE_LABELS[attribute]),
+        Modifier(sheet.skill(skill), SKILL_LABELS[skill]),
     )
 
 

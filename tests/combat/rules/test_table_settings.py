@@ -110,3 +110,22 @@ def test_progi_zdrowia_moga_byc_ujemne_ponizej_zera() -> None:
     """„spadnie do 0” or „poniżej 0”: the Zdrowie thresholds accept −1."""
     table = TableSettings.from_dict({"maiming_trigger": -1, "unconscious_at": -1})
     assert (table.maiming_trigger, table.unconscious_at) == (-1, -1)
+
+
+def test_karta_shows_each_weapons_attack_pool_with_its_reason() -> None:
+    from combat.rules import get_ruleset
+
+    sheet = {
+        "attributes": {"zrecznosc": 2, "sila": 3},
+        "skills": {"bron_lekka": 4},
+        "weapons": [
+            {"name": "Szabla", "kind": "lekka", "damage": 2},
+            {"name": "Ława", "kind": "ciezka", "damage": 3, "improvised": True},
+        ],
+    }
+    values = get_ruleset("eleora").derived_values(sheet, {"attack_attribute_ciezka": "sila"})
+    attacks = {v.label: (v.value, v.explanation) for v in values if v.key.startswith("atak-")}
+    assert attacks == {
+        "Atak: Szabla": (6, "Zręczność 2 + Broń Lekka 4"),
+        "Atak: Ława": (1, "Siła 3 + Broń Ciężka 0 − 2 (Broń improwizowana)"),
+    }

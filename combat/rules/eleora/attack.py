@@ -396,6 +396,21 @@ class Outcome:
     bleed: bool
 
 
+def damage_base(
+    attack: PendingAttack, attacker: Combatant, target: Combatant
+) -> tuple[int, DamageType]:
+    """A hit's damage before przebicia and its type (Powalenie: przebicia only, as stun)."""
+    if attack.special == "powalenie":
+        base, kind = 0, DamageType.STUN
+    else:
+        profile = weapon_profile(attacker, attack.weapon)
+        base = profile.damage
+        kind = DamageType.STUN if attack.flat and not attack.ranged else profile.damage_type
+    if kind == DamageType.STUN and target.has("oszolomienie"):
+        kind = DamageType.PHYSICAL  # stun dealt to an Oszołomiony character is physical
+    return base, kind
+
+
 def outcome(
     settings: TableSettings,
     attack: PendingAttack,
@@ -409,18 +424,11 @@ def outcome(
     margin = attack_roll.successes - defence
     hit = attack.auto_hit or margin > 0 or (margin == 0 and settings.tie_goes_to == "attacker")
     przebicia = przebicia_for(margin, settings.przebicia_mode) if hit else 0
-    profile = weapon_profile(attacker, attack.weapon)
     bleed = not (attack.flat and attack.ranged)
     if not hit or attack.special in NO_DAMAGE_SPECIALS:
         return Outcome(hit, przebicia, "", 0, 0, 0, 0, bleed)
-    if attack.special == "powalenie":
-        kind, raw = DamageType.STUN, przebicia
-    else:
-        flat_melee = attack.flat and not attack.ranged
-        kind = DamageType.STUN if flat_melee else profile.damage_type
-        raw = profile.damage + przebicia
-    if kind == DamageType.STUN and target.has("oszolomienie"):
-        kind = DamageType.PHYSICAL  # stun dealt to an Oszołomiony character is physical
+    base, kind = damage_base(attack, attacker, target)
+    raw = base + przebicia
     d = derive(target.sheet)
     reduction = min(raw, reduction_for(kind, d.pancerz, d.odpornosc))
     taken = raw - reduction

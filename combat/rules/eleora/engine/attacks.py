@@ -79,7 +79,7 @@ def open_attack(
     opportunity: bool,
 ) -> None:
     """AttackDeclared (tokens spent, pool fixed), then a prompt or the resolution."""
-    attack = _pending_attack(batch.state, cmd, target_id, opportunity)
+    attack = pending_attack(batch.state, cmd, target_id, opportunity)
     _spend_tokens(batch, attack, cmd.heroism)
     prompt = _defence_prompt(batch.state, attack, cmd.now)
     batch.add(AttackDeclared(attack=attack, prompt=prompt))
@@ -87,7 +87,7 @@ def open_attack(
         resolve(batch, attack.id, rng)
 
 
-def _pending_attack(
+def pending_attack(
     state: EncounterState,
     cmd: DeclareAttack | AcceptOpportunity,
     target_id: str,

@@ -11,19 +11,19 @@ from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, odds
 from combat.rules.eleora.attack import (
     NO_DAMAGE_SPECIALS,
-    attack_modifiers,
+    damage_base,
     defence_modifiers,
     shield_or_one,
-    weapon_profile,
 )
 from combat.rules.eleora.commands import DeclareAttack
+from combat.rules.eleora.engine.attacks import pending_attack
 from combat.rules.eleora.engine.common import (
     reaction_refusal,
     require_action,
     require_no_prompts,
 )
-from combat.rules.eleora.sheet import DamageType, derive
-from combat.rules.eleora.state import Combatant, EncounterState, PendingAttack
+from combat.rules.eleora.sheet import derive
+from combat.rules.eleora.state import Combatant, EncounterState
 from combat.rules.records import replace
 
 Probe = Callable[[EncounterState, Combatant], None]
@@ -147,54 +147,26 @@ def _reactions(state: EncounterState, c: Combatant) -> list[LegalAction]:
 
 def attack_odds(state: EncounterState, cmd: DeclareAttack) -> odds.AttackOdds:
     """Exact odds of a declared attack for each reaction the defender could choose."""
-    attacker, target = state.get(cmd.actor), state.get(cmd.target)
-    profile = weapon_profile(attacker, cmd.weapon, thrown=cmd.thrown)
-    mods = attack_modifiers(
-        state,
-        attacker,
-        target,
-        profile,
-        special=cmd.special,
-        flat=cmd.flat,
-        screened=cmd.screened,
-        heroism=cmd.heroism,
-    )
-    base = PendingAttack("?", attacker.id, target.id, profile.key, cmd.special, mods)
+    target = state.get(cmd.target)
+    base = pending_attack(state, cmd, cmd.target, opportunity=False)
     pools = {"brak": pool_size(defence_modifiers(state, target, base))}
     if reaction_refusal(target, defensive=True) is None and target.status == "active":
         bonus, _ = shield_or_one(target, None)
         for option in ("parowanie", "unik"):
             chosen = replace(base, reactions=(option,), parry_bonus=bonus)
             pools[option] = pool_size(defence_modifiers(state, target, chosen))
-    damage, kind = _damage_profile(attacker, target, cmd)
+    damage, kind = damage_base(base, state.get(cmd.actor), target)
     d = derive(target.sheet)
     return odds.attack_odds(
-        pool_size(mods),
+        pool_size(base.modifiers),
         pools,
         damage,
         kind,
         odds.reduction_for(kind, d.pancerz, d.odpornosc),
         state.settings,
-        auto_hit=target.status == "unconscious",
+        auto_hit=base.auto_hit,
         deals_damage=cmd.special not in NO_DAMAGE_SPECIALS,
     )
-
-
-def _damage_profile(
-    attacker: Combatant, target: Combatant, cmd: DeclareAttack
-) -> tuple[int, DamageType]:
-    """Weapon damage and type as attack.outcome deals them (Powalenie: przebicia as stun)."""
-    profile = weapon_profile(attacker, cmd.weapon, thrown=cmd.thrown)
-    if cmd.special in NO_DAMAGE_SPECIALS:
-        return 0, DamageType.STUN  # deals_damage=False makes every hit 0
-    if cmd.special == "powalenie":
-        damage, kind = 0, DamageType.STUN
-    else:
-        damage = profile.damage
-        kind = DamageType.STUN if cmd.flat and not profile.ranged else profile.damage_type
-    if kind == DamageType.STUN and target.has("oszolomienie"):
-        kind = DamageType.PHYSICAL
-    return damage, kind
 
 
 def condition_badges(state: EncounterState, combatant_id: str) -> list[Badge]:

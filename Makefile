@@ -45,5 +45,5 @@ bench: $(STAMP)
 	$(PY) scripts/bench_rules.py
 
 messages: $(STAMP)
-	$(PY) manage.py makemessages -l en --no-obsolete -i ".venv/*" -i "tests/*" -i "combat/rules/*"
+	$(PY) manage.py makemessages -l en --no-obsolete -i ".venv/*" -i "tests/*"
 	$(PY) manage.py compilemessages -l en --ignore=.venv

@@ -95,6 +95,16 @@ ELEORA_GROUPS: tuple[tuple[Any, tuple[Setting, ...]], ...] = (
                 "fall_stun_reduced_by_wola",
                 gettext_lazy("Wola zmniejsza obrażenia od upadku i tonięcia"),
             ),
+            S(
+                "wound_thresholds",
+                gettext_lazy("Poziom ran widziany przez graczy (procent pozostałego Zdrowia)"),
+                parts=(
+                    gettext_lazy("Draśnięcia powyżej"),
+                    gettext_lazy("Rany powyżej"),
+                    gettext_lazy("Ciężkie rany powyżej"),
+                ),
+                bounds=(0, 100),
+            ),
         ),
     ),
     (

@@ -110,3 +110,13 @@ def combatants(
             for n in range(1, count + 1)
         ]
     return chosen
+
+
+class EncounterForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Nazwa starcia"), max_length=120)
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if not name:
+            raise forms.ValidationError(_("Podaj nazwę starcia."))
+        return name

@@ -1,7 +1,11 @@
-"""Websocket routes. The live encounter table (issue [live-table]) adds its consumer here."""
+"""Websocket routes: one table socket per browser tab."""
 
 from __future__ import annotations
 
-from typing import Any
+from django.urls import path
 
-websocket_urlpatterns: list[Any] = []
+from combat.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/encounters/<int:pk>/", TableConsumer.as_asgi()),
+]

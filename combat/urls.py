@@ -6,4 +6,6 @@ from combat import views
 
 urlpatterns = [
     path("campaigns/<int:pk>/simulator/", views.simulator, name="simulator"),
+    path("campaigns/<int:pk>/encounters/", views.encounter_list, name="encounter-list"),
+    path("encounters/<int:pk>/", views.encounter, name="encounter"),
 ]

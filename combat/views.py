@@ -1,15 +1,18 @@
-"""GM tools of the combat app. The live table's views come with the encounter layer."""
+"""The combat pages: the GM's encounter simulator, the campaign's encounters, the live table."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
-from characters.access import get_gm_campaign
+from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
 from characters.models import CreatureTemplate
-from combat.forms import SimulatorForm
+from combat import fragments, services
+from combat.access import get_encounter_for
+from combat.forms import EncounterForm, SimulatorForm
 
 
 @login_required
@@ -42,3 +45,36 @@ def simulator(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
         template += "#simulator"
     return render(request, template, {"campaign": campaign, "form": form, "result": result})
+
+
+@login_required
+def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's encounters; its GM opens a new one here."""
+    campaign = get_campaign_for(request.user, pk)
+    gm = is_gm(request.user, campaign)
+    form = EncounterForm(request.POST if request.method == "POST" and gm else None)
+    if request.method == "POST":
+        require_gm(request.user, campaign)
+        if form.is_valid():
+            assert isinstance(request.user, User)
+            encounter = services.create_encounter(
+                campaign=campaign, name=form.cleaned_data["name"], by=request.user
+            )
+            return redirect(encounter)
+    encounters = campaign.encounters.all()
+    return render(
+        request,
+        "combat/encounter_list.html",
+        {"campaign": campaign, "encounters": encounters, "form": form, "is_gm": gm},
+    )
+
+
+@login_required
+def encounter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live table, rendered for this viewer; the socket keeps it current."""
+    found, viewer = get_encounter_for(request.user, pk)
+    services.resolve_expired(found.pk)  # a deadline that passed while nobody watched
+    table = services.load_table(found.pk)
+    context = fragments.context(table, viewer, oob=False)
+    context["ws_path"] = f"/ws/encounters/{found.pk}/"
+    return render(request, "combat/encounter.html", context)

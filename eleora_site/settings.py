@@ -8,6 +8,7 @@ switches fan-out to Redis, which a deployment with several server processes need
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -107,7 +108,16 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A busy timeout keeps several writers (daphne threads, test processes) from failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # IMMEDIATE transactions take the write lock up front, so two appends queue on the busy
+    # timeout instead of one failing with "database is locked" when it upgrades its lock.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
+    # Tests use a file, not the shared-cache in-memory database: that one answers concurrent
+    # writers with "table is locked" at once instead of waiting on the busy timeout.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"eleora-test-{os.getpid()}.sqlite3")
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -81,6 +81,57 @@ class Badge:
     description: str = ""
 
 
+@dataclass(frozen=True)
+class RollView:
+    """A rolled pool ready to show: "Atak: ⚃⚄⚀ → 2 sukcesy (Zręczność 2, Broń Lekka 3)".
+
+    `label` is a Polish msgid (the table layer may translate it); `modifiers` are the pool's
+    (reason, dice) pairs in the order the rules built it."""
+
+    label: str
+    dice: tuple[int, ...]
+    successes: int
+    modifiers: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One event told for the table's log, in a language-neutral shape.
+
+    `text` is a Polish msgid with `%(name)s` placeholders; the table layer shows
+    `gettext(text) % params`, so `params` already hold display names and numbers. `kind` is a
+    short category for styling ("turn", "attack", "roll", "damage", "condition", "gm", …).
+    `actors` are the combatants the line mentions: a viewer who may not see one of them must
+    not see the line. `secret` lines are for the GM only."""
+
+    text: str
+    params: Mapping[str, str | int]
+    kind: str
+    actors: tuple[str, ...] = ()
+    rolls: tuple[RollView, ...] = ()
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class PromptView:
+    """An open question to one combatant, ready for the prompt card.
+
+    `options` are (key, Polish label) pairs the rules allow now; the key "" is "no reaction".
+    Send the chosen key through `Ruleset.prompt_command`. `attacker` is who attacks in the
+    attack this prompt is about; `attack_command` is that attack as a command (for a defender:
+    the declared attack, whose odds come from `prompt_odds`, since its pool was fixed at the
+    declaration; for an Atak okazyjny: the attack accepting would make)."""
+
+    id: str
+    kind: str
+    actor: str
+    label: str
+    options: tuple[tuple[str, str], ...]
+    deadline: float
+    attacker: str | None = None
+    attack_command: Any | None = None
+
+
 class SimulationSummary(Protocol):
     """What a ruleset's encounter simulator reports: win share per side, draws, mean rounds."""
 
@@ -172,6 +223,19 @@ class Ruleset(Protocol):
         """The command that resolves every prompt expired at `now` as "no reaction"."""
         ...
 
+    def gm_judged_fields(self, command: Any) -> list[str]:
+        """Names of fields set in this command that only the GM may set (a player's command
+        with any of them is refused by the table)."""
+        ...
+
+    def needs_fresh_state(self, command: Any) -> bool:
+        """Whether the command must be refused when sent from a view older than the log's head."""
+        ...
+
+    def condition_choices(self) -> list[tuple[str, str]]:
+        """Conditions the GM may add by hand: (key, label)."""
+        ...
+
     def simulation_policies(self) -> list[tuple[str, str]]:
         """Defence policies the simulator can play (key, Polish label)."""
         ...
@@ -190,6 +254,45 @@ class Ruleset(Protocol):
 
     def is_secret(self, event: Any) -> bool:
         """Whether only the GM may see this event (e.g. a secret GM roll)."""
+        ...
+
+    # --- the live table -----------------------------------------------------------------------
+
+    def describe(self, state: Any, event: Any) -> LogLine | None:
+        """The log line for an event, told against the state BEFORE it (None: bookkeeping)."""
+        ...
+
+    def wound_level(self, state: Any, combatant_id: str) -> tuple[str, str]:
+        """(key, Polish label) of how hurt a combatant looks, for viewers who may not see
+        its numbers."""
+        ...
+
+    def initiative_action(self, state: Any, combatant_id: str) -> LegalAction:
+        """Whether this combatant may still roll its own initiative before the fight."""
+        ...
+
+    def reaction_policies(self) -> list[tuple[str, str]]:
+        """How a GM-run combatant answers its prompts: "ask" (the GM answers) first, then
+        the automatic ones (the simulation policies)."""
+        ...
+
+    def auto_answer(self, state: Any, prompt_id: str, policy: str, now: float) -> Any | None:
+        """The command an automatic policy gives for an open prompt; None for "ask" (or when
+        the prompt is no longer open). ValueError for an unknown policy."""
+        ...
+
+    def open_prompts(self, state: Any) -> list[PromptView]:
+        """Every open prompt with its label and the options its combatant may choose now."""
+        ...
+
+    def prompt_command(self, state: Any, prompt_id: str, option: str, now: float = 0.0) -> Any:
+        """The command that answers a prompt with one of its PromptView option keys;
+        RuleViolation for an option that is not offered."""
+        ...
+
+    def prompt_odds(self, state: Any, prompt_id: str) -> Any | None:
+        """Exact odds of the pending attack behind a prompt for each option its defender
+        has (None for a prompt without an attack, e.g. Ucieczka)."""
         ...
 
 

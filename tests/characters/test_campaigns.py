@@ -197,6 +197,25 @@ def test_it_refuses_bad_settings(change: dict[str, object], message: str) -> Non
     assert campaign.settings == before
 
 
+def test_it_saves_the_wound_levels_players_see() -> None:
+    campaign = make_campaign()
+    client = client_for(campaign.gm)
+    url = reverse("campaign-settings", args=[campaign.pk])
+    page = client.get(url).content.decode()
+    assert "Poziom ran widziany przez graczy" in page and "Ciężkie rany powyżej" in page
+    parts = {"wound_thresholds__0": "80", "wound_thresholds__1": "40", "wound_thresholds__2": "10"}
+    client.post(url, settings_post(campaign, **parts))
+    campaign.refresh_from_db()
+    assert campaign.settings["wound_thresholds"] == [80, 40, 10]
+    rising = {**parts, "wound_thresholds__2": "90"}
+    response = client.post(url, settings_post(campaign, **rising))
+    assert "Ustawienia odrzucone" in response.content.decode()
+    over = client.post(url, settings_post(campaign, **{**parts, "wound_thresholds__0": "101"}))
+    assert "100" in over.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.settings["wound_thresholds"] == [80, 40, 10]
+
+
 def test_it_refuses_settings_that_would_break_a_sheet() -> None:
     from .helpers import make_sheet
 

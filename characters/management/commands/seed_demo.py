@@ -1,4 +1,5 @@
-"""A demo campaign to click through: a GM, two players, their characters and three wolves.
+"""A demo campaign to click through: a GM, two players, their characters, three wolves and
+an encounter table set up with all five.
 
 Idempotent: what exists is left as it is (passwords included), what is missing is created.
 """
@@ -14,9 +15,11 @@ from django.db import transaction
 from characters import services
 from characters.models import Campaign, Character, CreatureTemplate
 from characters.sheets import clean_sheet
+from combat import services as combat_services
 
 PASSWORD = "eleora-demo"
 CAMPAIGN = "Wilki z Czarnego Lasu"
+ENCOUNTER = "Zasadzka na leśnym trakcie"
 URL = "http://127.0.0.1:8000/"
 
 
@@ -98,6 +101,7 @@ class Command(BaseCommand):
             services.join_campaign(campaign=campaign, user=users[login])
             self._hero(campaign, users[login], name, sheet, notes)
         self._wolves(campaign)
+        self._encounter(campaign, users["mistrz"])
         self.stdout.write(f"Eleora: {URL}")
         for name in users:
             self.stdout.write(f"  login: {name:<8} hasło: {PASSWORD}")
@@ -128,3 +132,14 @@ class Command(BaseCommand):
             raise CommandError("The shared bestiary has no Wilk: run `manage.py migrate` first.")
         if not campaign.characters.filter(source_creature=wolf).exists():
             services.instantiate_creature(creature=wolf, campaign=campaign, count=3)
+
+    def _encounter(self, campaign: Campaign, gm: User) -> None:
+        """A table ready to play: both heroes and the three wolves, before initiative."""
+        if campaign.encounters.exists():
+            return
+        encounter = combat_services.create_encounter(campaign=campaign, name=ENCOUNTER, by=gm)
+        combat_services.add_combatants(
+            encounter.pk,
+            viewer=combat_services.Viewer(user_id=gm.pk, is_gm=True),
+            characters=list(campaign.characters.values_list("pk", flat=True)),
+        )

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from combat.rules.base import Badge, DerivedValue, LegalAction, StatSpec, register
+from combat.rules.base import (
+    Badge,
+    DerivedValue,
+    LegalAction,
+    LogLine,
+    PromptView,
+    RuleViolation,
+    StatSpec,
+    register,
+)
 from combat.rules.dice import RNG, pool_size
-from combat.rules.eleora import engine, simulate
+from combat.rules.eleora import conditions as cond
+from combat.rules.eleora import engine, narrate, prompts, simulate
 from combat.rules.eleora.commands import (
     Command,
     DeclareAttack,
@@ -30,6 +41,14 @@ from combat.rules.eleora.sheet import (
     sheet_from_dict,
 )
 from combat.rules.eleora.state import EncounterState, state_from_dict, state_to_dict
+
+# Values a player must not set: the GM judges them (the document leaves them to the GM).
+GM_JUDGED: dict[str, tuple[str, ...]] = {
+    "declare_attack": ("screened",),
+    "move": ("difficulty", "fall_metres"),
+    "steer": ("difficulty",),
+}
+FRESH_STATE_COMMANDS = frozenset({"start_combat", "end_turn", "end_combat"})
 
 
 class EleoraRuleset:
@@ -130,6 +149,24 @@ class EleoraRuleset:
     def expire_command(self, now: float) -> ResolveExpired:
         return ResolveExpired(now=now)
 
+    def gm_judged_fields(self, command: Command) -> list[str]:
+        """Fields of a command only the GM may set (a difficulty, a fall, cover), when set."""
+        fields = {f.name: f for f in dataclasses.fields(command)}
+        return [
+            name
+            for name in GM_JUDGED.get(command.type_key, ())
+            if fields[name].default is dataclasses.MISSING
+            or getattr(command, name) != fields[name].default
+        ]
+
+    def needs_fresh_state(self, command: Command) -> bool:
+        """Commands that must not act on a view older than the log's head (a double "next")."""
+        return command.type_key in FRESH_STATE_COMMANDS
+
+    def condition_choices(self) -> list[tuple[str, str]]:
+        """Conditions the GM may put on a combatant by hand (key, Polish label)."""
+        return [(key, spec.label) for key, spec in cond.SPECS.items()]
+
     def simulation_policies(self) -> list[tuple[str, str]]:
         return [
             ("lepsza", "Parowanie z tarczą, inaczej Unik"),
@@ -155,6 +192,45 @@ class EleoraRuleset:
 
     def is_secret(self, event: Event) -> bool:
         return is_secret(event)
+
+    # --- the live table -------------------------------------------------------------------
+
+    def describe(self, state: EncounterState, event: Event) -> LogLine | None:
+        return narrate.describe(state, event)
+
+    def wound_level(self, state: EncounterState, combatant_id: str) -> tuple[str, str]:
+        return queries.wound_level(state, combatant_id)
+
+    def initiative_action(self, state: EncounterState, combatant_id: str) -> LegalAction:
+        return queries.initiative_action(state, combatant_id)
+
+    def reaction_policies(self) -> list[tuple[str, str]]:
+        return [("ask", "Pytaj MG"), *self.simulation_policies()]
+
+    def auto_answer(
+        self, state: EncounterState, prompt_id: str, policy: str, now: float
+    ) -> Command | None:
+        if policy not in dict(self.reaction_policies()):
+            raise ValueError(f"unknown reaction policy: {policy}")
+        prompt = state.prompt(prompt_id)
+        if policy == "ask" or prompt is None:
+            return None
+        defence = cast(prompts.Defence, policy)
+        return prompts.auto_answer(state, prompt, defence, opportunity=True, now=now)
+
+    def open_prompts(self, state: EncounterState) -> list[PromptView]:
+        return prompts.open_prompts(state)
+
+    def prompt_command(
+        self, state: EncounterState, prompt_id: str, option: str, now: float = 0.0
+    ) -> Command:
+        prompt = state.prompt(prompt_id)
+        if prompt is None:
+            raise RuleViolation("brak_pytania", "To pytanie jest już zamknięte.", prompt=prompt_id)
+        return prompts.prompt_command(state, prompt, option, now)
+
+    def prompt_odds(self, state: EncounterState, prompt_id: str) -> AttackOdds | None:
+        return queries.prompt_odds(state, prompt_id)
 
 
 def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> DerivedValue:

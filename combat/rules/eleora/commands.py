@@ -73,6 +73,17 @@ class StartCombat(Command):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
+class RollInitiative(Command):
+    """Inicjatywa before the fight: a player rolls for their own character (the GM for anyone).
+
+    `roll` is the 2d6 rolled at the table; None lets the engine roll them."""
+
+    type_key: ClassVar[str] = "roll_initiative"
+    roll: tuple[int, int] | None = None
+
+
+@_register
+@dataclass(frozen=True, kw_only=True)
 class EndTurn(Command):
     type_key: ClassVar[str] = "end_turn"
 

@@ -44,6 +44,16 @@ class CombatStarted(Event):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
+class InitiativeRolled(Event):
+    """Inicjatywa rolled in the setup phase; the start of the fight uses these two d6."""
+
+    type_key: ClassVar[str] = "initiative_rolled"
+    combatant: str
+    faces: tuple[int, int]
+
+
+@_register
+@dataclass(frozen=True, kw_only=True)
 class RoundStarted(Event):
     type_key: ClassVar[str] = "round_started"
     round: int

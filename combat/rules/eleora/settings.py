@@ -102,6 +102,10 @@ class TableSettings:
     dazed_turns: int = 1
     # Live table: seconds a player has to answer a reaction prompt.
     reaction_timeout_s: int = 15
+    # Live table: players see a GM-run character's wound level, not its Zdrowie (the document
+    # has no such levels). Percent of Zdrowie left above which it is Draśnięcia, Rany, Ciężkie
+    # rany; at or below the last, Ledwo żyje. Undamaged is always Bez ran.
+    wound_thresholds: tuple[int, int, int] = (75, 50, 25)
     # The attribute rolled with each attack skill, by weapon class. The document's one worked
     # example (a sabre: Zręczność 2 + Broń Lekka 4) uses Zręczność and names no other pairing.
     attack_attribute_wrecz: str = "zrecznosc"
@@ -134,6 +138,7 @@ class TableSettings:
         data = asdict(self)
         data["success_faces"] = sorted(self.success_faces)
         data["darkness_penalties"] = list(self.darkness_penalties)
+        data["wound_thresholds"] = list(self.wound_thresholds)
         return data
 
     @classmethod
@@ -168,10 +173,21 @@ class TableSettings:
             raise ValueError("a minimum is above its maximum")
         if not 3 <= self.reaction_timeout_s <= 600:
             raise ValueError("reaction_timeout_s must be between 3 and 600 seconds")
+        _check_wound_thresholds(self.wound_thresholds)
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name.endswith(tuple(ATTRIBUTE_SUFFIXES)) and value not in ATTRIBUTE_KEYS:
                 raise ValueError(f"{f.name} must name an attribute ({', '.join(ATTRIBUTE_KEYS)})")
+
+
+def _check_wound_thresholds(thresholds: tuple[int, ...]) -> None:
+    """Three percentages, each lower than the one before, so every level can be reached."""
+    if len(thresholds) != 3:
+        raise ValueError("wound_thresholds needs three levels")
+    if not all(0 <= t <= 100 for t in thresholds):
+        raise ValueError("wound_thresholds are percentages from 0 to 100")
+    if not thresholds[0] > thresholds[1] > thresholds[2]:
+        raise ValueError("wound_thresholds must go down from the first to the last")
 
 
 # Thresholds on Zdrowie: the document says both „spadnie do 0” and „poniżej 0”, so −1 is valid.
@@ -181,7 +197,9 @@ SIGNED_FIELDS = frozenset({"maiming_trigger", "unconscious_at"})
 def _coerce(name: str, raw: Any, default: Any) -> Any:
     if name == "success_faces":
         return frozenset(int(x) for x in raw)
-    if name == "darkness_penalties":
+    if name in ("darkness_penalties", "wound_thresholds"):
+        if not isinstance(raw, list | tuple):
+            raise ValueError(f"{name} must be a list of whole numbers")
         return tuple(int(x) for x in raw)
     if name == "charge_cap":
         return None if raw is None else int(raw)

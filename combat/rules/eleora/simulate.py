@@ -15,13 +15,10 @@ from typing import Literal
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG
 from combat.rules.eleora import grid
-from combat.rules.eleora.attack import best_shield
 from combat.rules.eleora.commands import (
-    AcceptOpportunity,
     ChooseReaction,
     Command,
     DeclareAttack,
-    DeclineOpportunity,
     EndTurn,
     Move,
     Reload,
@@ -29,10 +26,10 @@ from combat.rules.eleora.commands import (
 )
 from combat.rules.eleora.engine import decide, evolve, replay
 from combat.rules.eleora.events import AttackResolved
+from combat.rules.eleora.prompts import Defence, auto_answer, best_weapon
 from combat.rules.eleora.sheet import derive
-from combat.rules.eleora.state import GM, UNARMED, Combatant, EncounterState, standing_sides
+from combat.rules.eleora.state import GM, Combatant, EncounterState, standing_sides
 
-Defence = Literal["unik", "parowanie", "brak", "lepsza"]
 Targeting = Literal["weakest", "nearest"]
 _MASK = (1 << 64) - 1
 
@@ -132,14 +129,14 @@ def _apply(state: EncounterState, command: Command, rng: RNG) -> EncounterState:
 def next_command(state: EncounterState, policy: Policy, now: float = 0.0) -> Command:
     """What the policy does next: answer the first open prompt, else act for the current one."""
     if state.prompts:
-        return _answer(state, policy, now)
+        return auto_answer(state, state.prompts[0], policy.defence, policy.opportunity, now)
     current = state.get(state.current or "")
     if current.actions_left <= 0:
         return EndTurn(actor=current.id, now=now)
     target = _pick_target(state, current, policy)
     if target is None:
         return EndTurn(actor=current.id, now=now)
-    weapon = _weapon(current)
+    weapon = best_weapon(current)
     reload = _worth_reloading(current, weapon)
     if reload is not None:
         return Reload(actor=current.id, weapon=reload, now=now)
@@ -147,29 +144,6 @@ def next_command(state: EncounterState, policy: Policy, now: float = 0.0) -> Com
     if not thrown and not _in_reach(current, target, weapon):
         return _approach(state, current, target, now)
     return DeclareAttack(actor=current.id, target=target.id, weapon=weapon, now=now, thrown=thrown)
-
-
-def _answer(state: EncounterState, policy: Policy, now: float) -> Command:
-    prompt = state.prompts[0]
-    actor = state.get(prompt.actor)
-    if prompt.kind == "atak_okazyjny":
-        weapon = _weapon(actor, opportunity=True)
-        if policy.opportunity:
-            return AcceptOpportunity(actor=actor.id, prompt=prompt.id, weapon=weapon, now=now)
-        return DeclineOpportunity(actor=actor.id, prompt=prompt.id, now=now)
-    reaction = _defence(actor, policy) if prompt.kind == "reakcja" else None
-    chosen = (reaction,) if reaction else ()
-    return ChooseReaction(actor=actor.id, prompt=prompt.id, reactions=chosen, now=now)
-
-
-def _defence(actor: Combatant, policy: Policy) -> Literal["unik", "parowanie"] | None:
-    if policy.defence == "brak":
-        return None
-    if policy.defence == "lepsza":
-        shield = best_shield(actor)
-        parry = shield.bonus if shield else 1
-        return "parowanie" if parry > actor.sheet.attribute("zrecznosc") else "unik"
-    return policy.defence
 
 
 def _pick_target(state: EncounterState, me: Combatant, policy: Policy) -> Combatant | None:
@@ -183,23 +157,6 @@ def _pick_target(state: EncounterState, me: Combatant, policy: Policy) -> Combat
             key=lambda e: (grid.distance(here, e.position) if e.position else 99, e.health),
         )
     return min(enemies, key=lambda e: (e.health, e.id))
-
-
-def _weapon(me: Combatant, *, opportunity: bool = False) -> str:
-    """The most damaging weapon the rules let it use now (bare hands always work in melee)."""
-    usable = [
-        w
-        for w in me.sheet.weapons
-        if me.holds(w.name)
-        and w.name not in me.unloaded
-        and (opportunity or w.name not in me.weapons_used)
-        and not (w.ranged and me.has("oslepienie"))
-    ]
-    if opportunity:
-        usable = [w for w in usable if not w.ranged]
-    if usable:
-        return max(usable, key=lambda w: w.damage).name
-    return UNARMED
 
 
 def _worth_reloading(me: Combatant, weapon: str) -> str | None:

@@ -50,6 +50,7 @@ class Combatant:
     controller: str | None = None  # owner id; None = the GM runs it
     initiative: int | None = None
     initiative_roll: tuple[int, ...] = ()
+    setup_roll: tuple[int, ...] = ()  # the 2d6 of Inicjatywa rolled before the fight, if any
     actions_left: int = 0
     drowned_this_turn: bool = False  # Tonięcie already hurt it this turn
     turn_actions: int = 0  # the action budget this turn started with (1 in the surprise turn)

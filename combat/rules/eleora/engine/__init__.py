@@ -47,6 +47,7 @@ from combat.rules.eleora.commands import (
     RemoveCondition,
     ResolveExpired,
     RevealStats,
+    RollInitiative,
     SetEnvironment,
     SetHidden,
     StandUp,
@@ -105,6 +106,8 @@ def _dispatch(state: EncounterState, command: Command, rng: RNG) -> list[Event]:
     match command:
         case StartCombat():
             return turns.start_combat(state, command, rng)
+        case RollInitiative():
+            return turns.roll_setup_initiative(state, command, rng)
         case EndTurn():
             return turns.end_turn(state, command)
         case EndCombat():

@@ -34,6 +34,7 @@ from combat.rules.eleora.events import (
     GuardRaised,
     HealthChanged,
     InitiativeChanged,
+    InitiativeRolled,
     ItemMoved,
     ItemUsed,
     MaimingRolled,
@@ -67,6 +68,8 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:
     match event:
         case CombatStarted():
             return _combat_started(state, event)
+        case InitiativeRolled(combatant=who, faces=faces):
+            return state.update(who, setup_roll=faces)
         case RoundStarted(round=number, surprise=surprise):
             return replace(
                 state, round=number, acted=(), phase="surprise" if surprise else "combat"

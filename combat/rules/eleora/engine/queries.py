@@ -1,9 +1,10 @@
-"""Questions the UI asks without changing anything: what may this character do now, and
-what are the odds of this attack for each answer the defender could give."""
+"""Questions the UI asks without changing anything: what may this character do now, what
+are the odds of this attack for each answer the defender could give, and how hurt does a
+character look to players who may not see its numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from combat.rules.base import Badge, LegalAction, RuleViolation
 from combat.rules.dice import pool_size
@@ -15,15 +16,17 @@ from combat.rules.eleora.attack import (
     defence_modifiers,
     shield_or_one,
 )
-from combat.rules.eleora.commands import DeclareAttack
+from combat.rules.eleora.commands import AcceptOpportunity, DeclareAttack, Reaction
 from combat.rules.eleora.engine.attacks import pending_attack
 from combat.rules.eleora.engine.common import (
     reaction_refusal,
     require_action,
     require_no_prompts,
 )
+from combat.rules.eleora.narrate import gettext_noop
+from combat.rules.eleora.prompts import NO_REACTION, REACTIONS, best_weapon, prompt_options
 from combat.rules.eleora.sheet import derive
-from combat.rules.eleora.state import Combatant, EncounterState
+from combat.rules.eleora.state import Combatant, EncounterState, PendingAttack
 from combat.rules.records import replace
 
 Probe = Callable[[EncounterState, Combatant], None]
@@ -146,27 +149,115 @@ def _reactions(state: EncounterState, c: Combatant) -> list[LegalAction]:
 
 
 def attack_odds(state: EncounterState, cmd: DeclareAttack) -> odds.AttackOdds:
-    """Exact odds of a declared attack for each reaction the defender could choose."""
-    target = state.get(cmd.target)
+    """Exact odds of an attack about to be declared, for each reaction the defender could
+    choose."""
     base = pending_attack(state, cmd, cmd.target, opportunity=False)
-    pools = {"brak": pool_size(defence_modifiers(state, target, base))}
+    return pending_odds(state, base, _defender_options(state.get(cmd.target)))
+
+
+def prompt_odds(state: EncounterState, prompt_id: str) -> odds.AttackOdds | None:
+    """Exact odds of the attack behind a prompt, for each option its defender has.
+
+    A reakcja prompt waits on an attack whose pool was fixed at the declaration (aim, Szarża
+    and tokens are spent by then), so the odds come from that pending attack, keyed like
+    `attack_odds` ("brak" is the prompt's "" option). For an Atak okazyjny offer: the odds of
+    the attack accepting it would make. None for a prompt without an attack (Ucieczka)."""
+    prompt = state.prompt(prompt_id)
+    if prompt is None:
+        return None
+    if prompt.kind == "reakcja":
+        attack = state.attack(prompt.attack_id or "")
+        if attack is None:
+            return None
+        keys = [key for key, _ in prompt_options(state, prompt)]
+        ordered = [NO_REACTION, *(k for k in keys if k != NO_REACTION)]
+        return pending_odds(state, attack, {k or "brak": REACTIONS[k] for k in ordered})
+    target = state.combatants.get(prompt.target or "")
+    if prompt.kind == "atak_okazyjny" and target is not None:
+        actor = state.get(prompt.actor)
+        accept = AcceptOpportunity(
+            actor=actor.id, prompt=prompt.id, weapon=best_weapon(actor, opportunity=True)
+        )
+        attack = pending_attack(state, accept, target.id, opportunity=True)
+        return pending_odds(state, attack, _defender_options(target))
+    return None
+
+
+def _defender_options(target: Combatant) -> dict[str, tuple[Reaction, ...]]:
+    """No reaction, and Parowanie and Unik when the defender may use a defensive reaction."""
     if reaction_refusal(target, defensive=True) is None and target.status == "active":
-        bonus, _ = shield_or_one(target, None)
-        for option in ("parowanie", "unik"):
-            chosen = replace(base, reactions=(option,), parry_bonus=bonus)
-            pools[option] = pool_size(defence_modifiers(state, target, chosen))
-    damage, kind = damage_base(base, state.get(cmd.actor), target)
+        return {"brak": (), "parowanie": ("parowanie",), "unik": ("unik",)}
+    return {"brak": ()}
+
+
+def pending_odds(
+    state: EncounterState, attack: PendingAttack, options: Mapping[str, tuple[Reaction, ...]]
+) -> odds.AttackOdds:
+    """Odds of an attack with its pool fixed, for each option (reactions) of the defender."""
+    target = state.get(attack.target)
+    bonus, _ = shield_or_one(target, None)
+    pools = {
+        key: pool_size(
+            defence_modifiers(
+                state,
+                target,
+                replace(attack, reactions=chosen, parry_bonus=bonus if chosen else 0),
+            )
+        )
+        for key, chosen in options.items()
+    }
+    damage, kind = damage_base(attack, state.get(attack.attacker), target)
     d = derive(target.sheet)
     return odds.attack_odds(
-        pool_size(base.modifiers),
+        pool_size(attack.modifiers),
         pools,
         damage,
         kind,
         odds.reduction_for(kind, d.pancerz, d.odpornosc),
         state.settings,
-        auto_hit=base.auto_hit,
-        deals_damage=cmd.special not in NO_DAMAGE_SPECIALS,
+        auto_hit=attack.auto_hit,
+        deals_damage=attack.special not in NO_DAMAGE_SPECIALS,
     )
+
+
+def initiative_action(state: EncounterState, combatant_id: str) -> LegalAction:
+    """Inicjatywa may be rolled before the fight, once per character."""
+    c = state.get(combatant_id)
+    if state.phase != "setup":
+        return LegalAction("inicjatywa", "Inicjatywa", False, "Walka już się zaczęła.")
+    if c.setup_roll:
+        rolled = " + ".join(str(face) for face in c.setup_roll)
+        return LegalAction("inicjatywa", "Inicjatywa", False, f"Inicjatywa rzucona: {rolled}.")
+    return LegalAction("inicjatywa", "Inicjatywa", True)
+
+
+# (key, label) from unhurt to nearly dead; the thresholds between them are a table setting.
+WOUND_LEVELS = (
+    ("bez_ran", gettext_noop("Bez ran")),
+    ("drasniety", gettext_noop("Draśnięcia")),
+    ("ranny", gettext_noop("Rany")),
+    ("ciezko_ranny", gettext_noop("Ciężkie rany")),
+    ("ledwo_zywy", gettext_noop("Ledwo żyje")),
+)
+UNCONSCIOUS_LEVEL = ("nieprzytomny", gettext_noop("Nieprzytomność"))
+DEAD_LEVEL = ("martwy", gettext_noop("Nie żyje"))
+
+
+def wound_level(state: EncounterState, combatant_id: str) -> tuple[str, str]:
+    """How hurt a character looks: its status, else the share of Zdrowie left against the
+    table's thresholds (players see this for GM-run characters instead of the numbers)."""
+    c = state.get(combatant_id)
+    if c.status == "dead":
+        return DEAD_LEVEL
+    if c.status == "unconscious":
+        return UNCONSCIOUS_LEVEL
+    if c.damage_physical + c.damage_stun <= 0:
+        return WOUND_LEVELS[0]
+    left = 100 * c.health
+    for level, threshold in zip(WOUND_LEVELS[1:], state.settings.wound_thresholds, strict=False):
+        if left > threshold * c.max_health:
+            return level
+    return WOUND_LEVELS[-1]
 
 
 def condition_badges(state: EncounterState, combatant_id: str) -> list[Badge]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora.commands import EndCombat, EndTurn, StartCombat
+from combat.rules.eleora.commands import EndCombat, EndTurn, RollInitiative, StartCombat
 from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.engine.common import (
     ACTIVE_PHASES,
@@ -19,6 +19,7 @@ from combat.rules.eleora.events import (
     ConditionAdded,
     ConditionTicked,
     Event,
+    InitiativeRolled,
     MountAdrift,
     RoundStarted,
     TurnEnded,
@@ -58,6 +59,8 @@ def start_combat(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[Even
 
 
 def _initiative_rolls(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[InitiativeRoll]:
+    """The 2d6 given with the command win; then those rolled in the setup phase; the engine
+    rolls for everyone else."""
     supplied = dict(cmd.rolls or {})
     unknown = set(supplied) - set(state.combatants)
     if unknown:
@@ -65,9 +68,10 @@ def _initiative_rolls(state: EncounterState, cmd: StartCombat, rng: RNG) -> list
     rolls = []
     for c in state.combatants.values():
         intuicja = c.sheet.attribute("intuicja")
-        if c.id in supplied:
+        faces = supplied.get(c.id) or c.setup_roll
+        if faces:
             try:
-                rolls.append(supplied_initiative(c.id, supplied[c.id], intuicja))
+                rolls.append(supplied_initiative(c.id, faces, intuicja))
             except ValueError:
                 raise RuleViolation(
                     "inicjatywa", f"{c.name}: inicjatywa to dwie kości k6 (1–6).", id=c.id
@@ -75,6 +79,28 @@ def _initiative_rolls(state: EncounterState, cmd: StartCombat, rng: RNG) -> list
         else:
             rolls.append(roll_initiative(rng, c.id, intuicja))
     return rolls
+
+
+def roll_setup_initiative(state: EncounterState, cmd: RollInitiative, rng: RNG) -> list[Event]:
+    """Inicjatywa rolled before the fight, once per character: the player's own 2d6, or the
+    engine's dice. The start of the fight then uses it instead of rolling."""
+    if state.phase != "setup":
+        raise RuleViolation("walka_trwa", "Walka już się zaczęła: inicjatywa jest rzucona.")
+    if cmd.actor == GM:
+        raise RuleViolation("inicjatywa", "Wskaż postać, która rzuca na inicjatywę.")
+    c = state.get(cmd.actor)
+    if c.setup_roll:
+        raise RuleViolation(
+            "inicjatywa_rzucona", f"Postać {c.name} już rzuciła na inicjatywę.", id=c.id
+        )
+    intuicja = c.sheet.attribute("intuicja")
+    if cmd.roll is None:
+        return [InitiativeRolled(combatant=c.id, faces=roll_initiative(rng, c.id, intuicja).faces)]
+    try:
+        roll = supplied_initiative(c.id, cmd.roll, intuicja)
+    except ValueError:
+        raise RuleViolation("inicjatywa", "Inicjatywa to dwie kości k6 (1–6).", id=c.id) from None
+    return [InitiativeRolled(combatant=c.id, faces=roll.faces)]
 
 
 def end_turn(state: EncounterState, cmd: EndTurn) -> list[Event]:

@@ -1,0 +1,91 @@
+"""The live encounter: one row per table and its append-only log.
+
+The log is the truth: `EncounterEntry` rows numbered 1, 2, 3… per encounter (unique together),
+each holding the events one command produced (dice included), or an undo back to an earlier
+entry. The encounter's state is the fold of its log onto `initial`; `Encounter.state` keeps that
+fold at `seq` only so a page or a socket need not replay the log on every load.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from characters.models import Campaign
+from combat.rules import Ruleset, get_ruleset
+
+
+class Encounter(models.Model):
+    class Phase(models.TextChoices):
+        SETUP = "setup", _("Przygotowanie")
+        ACTIVE = "active", _("Walka trwa")
+        ENDED = "ended", _("Zakończone")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="encounters")
+    name = models.CharField(_("nazwa"), max_length=120)
+    ruleset = models.CharField(max_length=20)
+    initial = models.JSONField()
+    seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField()
+    phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.SETUP)
+    # How the GM's NPCs answer reaction prompts: combatant id -> policy key ("ask" by default).
+    npc_policies = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("starcie")
+        verbose_name_plural = _("starcia")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("encounter", args=[self.pk])
+
+    @property
+    def group_name(self) -> str:
+        return f"encounter-{self.pk}"
+
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset)
+
+
+class EncounterEntry(models.Model):
+    """One appended step of the log: a command's events, or an undo to entry `undo_to`."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="entries")
+    seq = models.PositiveIntegerField()
+    command_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 (NULL = no id; unique skips it)
+    command = models.JSONField(null=True, blank=True)
+    events = models.JSONField(default=list)
+    undo_to = models.PositiveIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["encounter", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["encounter", "seq"], name="entry_seq_unique"),
+            models.UniqueConstraint(
+                fields=["encounter", "command_id"],
+                condition=models.Q(command_id__isnull=False),
+                name="entry_command_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.encounter_id}#{self.seq}"
+
+    def event_dicts(self) -> list[dict[str, Any]]:
+        return list(self.events)

@@ -1,0 +1,556 @@
+"""Running the live table: check a command, decide it with the ruleset, append, publish.
+
+Every change goes through `_append`: it locks the encounter's row, lets the ruleset decide
+against the head state, and inserts entry `seq + 1` (the unique `(encounter, seq)` and
+`(encounter, command_id)` constraints are the backstop). Appends to one table queue on that
+lock, so two browsers or two server processes never interleave and nothing is decided twice;
+a command id already in the log returns its entry instead of running again. The fan-out
+message goes out after commit and names only the table and its new seq; each socket renders
+its own view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from characters.models import Campaign, Character, CreatureTemplate
+from combat.log import Step, fold, undone
+from combat.models import Encounter, EncounterEntry
+from combat.rules import Ruleset, RuleViolation, get_ruleset
+from combat.rules.dice import RNG
+
+LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
+MAX_AUTO_ANSWERS = 12
+
+_system_rng = random.SystemRandom()
+
+
+class Refused(Exception):  # noqa: N818 - a refusal shown to the one who asked
+    """A command the table will not run; `message` is readable, the log is unchanged."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks at (and commands) a table: the GM sees and runs everything."""
+
+    user_id: int
+    is_gm: bool
+
+    @property
+    def controller(self) -> str:
+        return str(self.user_id)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    lines: Sequence[Mapping[str, Any]]
+    undo_to: int | None
+    undone: bool
+    by_gm: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a page or a socket renders: the state at `seq` and the recent log."""
+
+    pk: int
+    campaign_id: int
+    name: str
+    ruleset: str
+    seq: int
+    state: Any
+    npc_policies: Mapping[str, str]
+    log: tuple[LogEntry, ...]
+
+
+@dataclass(frozen=True)
+class Appended:
+    seq: int
+    duplicate: bool = False
+
+
+# --- reading --------------------------------------------------------------------------------
+
+_cache: OrderedDict[tuple[int, int], Table] = OrderedDict()
+_cache_lock = Lock()
+CACHE_SIZE = 256
+
+
+def load_table(pk: int, seq: int | None = None) -> Table:
+    """The table at its head; an immutable snapshot shared by every socket of this process.
+
+    `seq` is a hint from a fan-out message: a cached snapshot at that seq needs no query."""
+    if seq is not None:
+        with _cache_lock:
+            hit = _cache.get((pk, seq))
+        if hit is not None:
+            return hit
+    encounter = Encounter.objects.get(pk=pk)
+    with _cache_lock:
+        hit = _cache.get((pk, encounter.seq))
+    if hit is not None:
+        return hit
+    return _remember(_snapshot(encounter, encounter.rules().state_from_dict(encounter.state)))
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def _remember(table: Table) -> Table:
+    with _cache_lock:
+        _cache[(table.pk, table.seq)] = table
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return table
+
+
+def _snapshot(encounter: Encounter, state: Any) -> Table:
+    rows = list(
+        encounter.entries.filter(seq__gt=encounter.seq - LOG_WINDOW)
+        .select_related("user")
+        .order_by("seq")
+    )
+    first = rows[0].seq if rows else 0
+    undos = encounter.entries.filter(undo_to__isnull=False, seq__gte=first).values_list(
+        "seq", "undo_to"
+    )
+    steps = [Step(r.seq, (), r.undo_to) for r in rows]
+    steps += [Step(s, (), u) for s, u in undos if s < first]
+    taken_back = undone(sorted(steps, key=lambda s: s.seq))
+    log = tuple(
+        LogEntry(
+            seq=r.seq,
+            lines=r.command.get("lines", []) if isinstance(r.command, dict) else [],
+            undo_to=r.undo_to,
+            undone=r.seq in taken_back,
+            by_gm=bool(r.user_id) and r.user_id == encounter.campaign.gm_id,
+        )
+        for r in rows
+    )
+    return Table(
+        pk=encounter.pk,
+        campaign_id=encounter.campaign_id,
+        name=encounter.name,
+        ruleset=encounter.ruleset,
+        seq=encounter.seq,
+        state=state,
+        npc_policies=dict(encounter.npc_policies or {}),
+        log=log,
+    )
+
+
+def replay_state(encounter: Encounter) -> Any:
+    """The state folded from the whole log (for checks: it equals the stored head state)."""
+    rows = encounter.entries.order_by("seq").values_list("seq", "events", "undo_to")
+    return fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def create_encounter(*, campaign: Campaign, name: str, by: User) -> Encounter:
+    """A new table in its setup phase, with the campaign's table settings at this moment."""
+    rules = campaign.rules()
+    initial = rules.state_to_dict(rules.new_encounter(campaign.settings, []))
+    return Encounter.objects.create(
+        campaign=campaign,
+        name=name,
+        ruleset=campaign.ruleset,
+        initial=initial,
+        state=initial,
+        created_by=by,
+    )
+
+
+def run_command(
+    encounter_id: int,
+    command: Mapping[str, Any],
+    *,
+    viewer: Viewer,
+    command_id: str | None = None,
+    seen_seq: int | None = None,
+    rng: RNG | None = None,
+    now: float | None = None,
+) -> Appended:
+    """Decide one ruleset command (a dict with "type") for this viewer and append its events.
+
+    The server's clock replaces any `now` the client sent; the viewer must control the actor.
+    """
+
+    def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
+        parsed = _parse(rules, {**command, "now": moment})
+        authorise(rules, table.state, viewer, parsed)
+        if seen_seq is not None and seen_seq != table.seq and rules.needs_fresh_state(parsed):
+            raise Refused(
+                "nieaktualne",
+                _("Stan stołu zmienił się w międzyczasie: sprawdź go i spróbuj jeszcze raz."),
+            )
+        return _decide(rules, table.state, parsed, rng)
+
+    appended = _append(
+        encounter_id,
+        decide,
+        viewer=viewer,
+        command_id=command_id,
+        summary={"type": command.get("type")},
+        now=now,
+    )
+    if not appended.duplicate:
+        answer_automatic_prompts(encounter_id, rng=rng, now=now)
+    return appended
+
+
+def add_combatants(
+    encounter_id: int,
+    *,
+    viewer: Viewer,
+    characters: Sequence[int] = (),
+    creatures: Mapping[int, int] | None = None,
+    side: str | None = None,
+    hidden: bool = False,
+    command_id: str | None = None,
+) -> Appended:
+    """GM: campaign characters and bestiary creatures ×n join; creatures are numbered on."""
+    if not viewer.is_gm:
+        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    encounter = Encounter.objects.select_related("campaign").get(pk=encounter_id)
+    chosen = list(Character.objects.filter(campaign=encounter.campaign, pk__in=list(characters)))
+    if len(chosen) != len(set(characters)):
+        raise Refused("postac", _("Nie ma takiej postaci w tej kampanii."))
+    counts = dict(creatures or {})
+    templates = {
+        t.pk: t
+        for t in CreatureTemplate.objects.filter(pk__in=list(counts)).filter(
+            ruleset=encounter.ruleset
+        )
+        if t.campaign_id in (None, encounter.campaign_id)
+    }
+    if set(counts) - set(templates):
+        raise Refused("stwor", _("Nie ma takiego stwora w bestiariuszu."))
+
+    def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
+        state = table.state
+        joining = [_character_dict(c, side, hidden) for c in chosen]
+        taken = {c.name for c in state.combatants.values()} | {j["name"] for j in joining}
+        for pk, count in counts.items():
+            joining += _creature_dicts(templates[pk], count, taken, side, hidden)
+        if not joining:
+            raise Refused("pusto", _("Wybierz, kto dołącza do starcia."))
+        events: list[Any] = []
+        for data in joining:
+            command = rules.command_from_dict(
+                {"type": "join_combat", "combatant": data, "now": moment}
+            )
+            events += _decide(rules, _evolve_all(rules, state, events), command, None)
+        return events
+
+    return _append(
+        encounter_id,
+        decide,
+        viewer=viewer,
+        command_id=command_id,
+        summary={"type": "add_combatants"},
+    )
+
+
+def undo(
+    encounter_id: int, *, viewer: Viewer, to_seq: int, command_id: str | None = None
+) -> Appended:
+    """GM: take the log back to just after entry `to_seq` (an entry itself; nothing erased)."""
+    if not viewer.is_gm:
+        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    with transaction.atomic():
+        encounter = _lock(encounter_id)
+        duplicate = _duplicate(encounter, command_id)
+        if duplicate is not None:
+            return duplicate
+        if not 0 <= to_seq < encounter.seq:
+            raise Refused("cofnij", _("Nie można cofnąć do tego miejsca."))
+        rows = encounter.entries.filter(seq__lte=to_seq).values_list("seq", "events", "undo_to")
+        state = fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])
+        summary = {"type": "undo", "lines": []}
+        return _commit(encounter, state, viewer, command_id, [], summary, to_seq)
+
+
+def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy: str) -> None:
+    """GM: how an NPC answers its reaction prompts ("ask" = the GM answers by hand)."""
+    if not viewer.is_gm:
+        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    with transaction.atomic():
+        encounter = Encounter.objects.select_for_update().get(pk=encounter_id)
+        rules = encounter.rules()
+        if policy not in dict(rules.reaction_policies()):
+            raise Refused("polityka", _("Nieznany sposób reagowania."))
+        state = rules.state_from_dict(encounter.state)
+        if combatant not in state.combatants:
+            raise Refused("postac", _("Nie ma takiej postaci w tym starciu."))
+        encounter.npc_policies = {**encounter.npc_policies, combatant: policy}
+        encounter.save(update_fields=["npc_policies", "updated"])
+        seq = encounter.seq
+        # The policies are part of the snapshot: drop this seq's cached copy, then push.
+        with _cache_lock:
+            _cache.pop((encounter.pk, seq), None)
+        transaction.on_commit(lambda: publish(encounter_id, seq))
+    answer_automatic_prompts(encounter_id)
+
+
+def resolve_expired(encounter_id: int, *, now: float | None = None) -> Appended | None:
+    """Close the prompts whose deadline passed, as "no reaction"; whoever notices first wins.
+
+    The command id is derived from the deadline, so every process and socket that notices the
+    same deadline asks for the same entry and it is appended once."""
+    moment = time.time() if now is None else now
+    table = load_table(encounter_id)
+    rules = _rules(table.ruleset)
+    deadline = rules.next_deadline(table.state)
+    if deadline is None or deadline > moment:
+        return None
+    command = rules.command_to_dict(rules.expire_command(moment))
+    gm = Viewer(user_id=0, is_gm=True)
+    return run_command(
+        encounter_id, command, viewer=gm, command_id=f"expire-{deadline!r}", now=moment
+    )
+
+
+def answer_automatic_prompts(
+    encounter_id: int, *, rng: RNG | None = None, now: float | None = None
+) -> None:
+    """Answer open prompts of NPCs whose policy is automatic, one entry per answer."""
+    for _round in range(MAX_AUTO_ANSWERS):
+        table = load_table(encounter_id)
+        rules = _rules(table.ruleset)
+        moment = time.time() if now is None else now
+        command = _automatic_answer(rules, table, moment)
+        if command is None:
+            return
+        try:
+            run_command(
+                encounter_id,
+                rules.command_to_dict(command),
+                viewer=Viewer(user_id=0, is_gm=True),
+                command_id=f"auto-{table.seq}",
+                rng=rng,
+                now=moment,
+            )
+        except Refused:
+            return
+
+
+def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None:
+    for prompt in rules.open_prompts(table.state):
+        combatant = table.state.combatants[prompt.actor]
+        if combatant.controller is not None:
+            continue
+        policy = table.npc_policies.get(prompt.actor, "ask")
+        command = rules.auto_answer(table.state, prompt.id, policy, moment)
+        if command is not None:
+            return command
+    return None
+
+
+# --- the append path ------------------------------------------------------------------------
+
+Decider = Callable[[Ruleset, "Table", float], list[Any]]
+
+
+def _append(
+    encounter_id: int,
+    decide: Decider,
+    *,
+    viewer: Viewer,
+    command_id: str | None,
+    summary: dict[str, Any],
+    now: float | None = None,
+) -> Appended:
+    with transaction.atomic():
+        encounter = _lock(encounter_id)
+        duplicate = _duplicate(encounter, command_id)
+        if duplicate is not None:
+            return duplicate
+        rules = encounter.rules()
+        table = load_table(encounter_id, encounter.seq)
+        moment = time.time() if now is None else now
+        events = decide(rules, table, moment)
+        state, lines = _fold_with_lines(rules, table.state, events)
+        data = [rules.event_to_dict(e) for e in events]
+        return _commit(encounter, state, viewer, command_id, data, {**summary, "lines": lines})
+
+
+def _lock(encounter_id: int) -> Encounter:
+    """The encounter row, locked until the transaction ends: appends to one table queue here
+    (SELECT … FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE transactions lock the database)."""
+    try:
+        return Encounter.objects.select_for_update().get(pk=encounter_id)
+    except Encounter.DoesNotExist:
+        raise Refused("brak_starcia", _("Tego starcia już nie ma.")) from None
+
+
+def _commit(
+    encounter: Encounter,
+    state: Any,
+    viewer: Viewer,
+    command_id: str | None,
+    events: list[dict[str, Any]],
+    command: dict[str, Any],
+    undo_to: int | None = None,
+) -> Appended:
+    """Insert entry seq + 1 under the row lock; publish and cache the new head after commit."""
+    rules = encounter.rules()
+    seq = encounter.seq + 1
+    state_data = rules.state_to_dict(state)
+    moved = Encounter.objects.filter(pk=encounter.pk, seq=encounter.seq).update(
+        seq=seq, state=state_data, phase=_phase(state)
+    )
+    if not moved:  # the lock makes this impossible; the unique (encounter, seq) agrees
+        raise RuntimeError(f"encounter {encounter.pk} moved past {encounter.seq} under its lock")
+    EncounterEntry.objects.create(
+        encounter=encounter,
+        seq=seq,
+        command_id=command_id,
+        command=command,
+        events=events,
+        undo_to=undo_to,
+        user_id=viewer.user_id or None,
+    )
+    encounter.seq = seq
+    encounter.state = state_data
+    snapshot = _snapshot(encounter, state)
+    transaction.on_commit(lambda: _remember(snapshot))
+    transaction.on_commit(lambda: publish(encounter.pk, seq), robust=True)
+    return Appended(seq=seq)
+
+
+def _duplicate(encounter: Encounter, command_id: str | None) -> Appended | None:
+    if command_id is None:
+        return None
+    seq = encounter.entries.filter(command_id=command_id).values_list("seq", flat=True).first()
+    return None if seq is None else Appended(seq=seq, duplicate=True)
+
+
+def publish(encounter_id: int, seq: int) -> None:
+    """Tell every socket of the table (in every process) that the log reached `seq`."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        f"encounter-{encounter_id}", {"type": "table.changed", "seq": seq}
+    )
+
+
+def _fold_with_lines(
+    rules: Ruleset, state: Any, events: list[Any]
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The state after the events, and a log line for each (described against the state
+    before it, so names and numbers read as they were at that moment)."""
+    lines = []
+    for event in events:
+        line = rules.describe(state, event)
+        if line is not None:
+            lines.append(dataclasses.asdict(line))
+        state = rules.evolve(state, event)
+    return state, lines
+
+
+def _evolve_all(rules: Ruleset, state: Any, events: list[Any]) -> Any:
+    for event in events:
+        state = rules.evolve(state, event)
+    return state
+
+
+def _phase(state: Any) -> str:
+    phase = getattr(state, "phase", "setup")
+    if phase == "ended":
+        return Encounter.Phase.ENDED
+    return Encounter.Phase.SETUP if phase == "setup" else Encounter.Phase.ACTIVE
+
+
+def _parse(rules: Ruleset, data: Mapping[str, Any]) -> Any:
+    try:
+        return rules.command_from_dict(data)
+    except (ValueError, TypeError) as exc:
+        raise Refused("schemat", _("Błędne polecenie: %(detail)s") % {"detail": exc}) from None
+
+
+def _decide(rules: Ruleset, state: Any, command: Any, rng: RNG | None) -> list[Any]:
+    try:
+        return rules.decide(state, command, rng or _system_rng)
+    except RuleViolation as refusal:
+        raise Refused(refusal.code, refusal.message) from None
+
+
+def authorise(rules: Ruleset, state: Any, viewer: Viewer, command: Any) -> None:
+    """The GM commands everyone; a player only the characters they control, within the rules,
+    and never a value only the GM judges (a difficulty, a fall)."""
+    if viewer.is_gm:
+        return
+    actor = rules.command_actor(command)
+    if actor is None:
+        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    combatant = state.combatants.get(actor)
+    if combatant is None or combatant.controller != viewer.controller:
+        raise Refused("nie_twoja", _("To nie twoja postać."))
+    judged = rules.gm_judged_fields(command)
+    if judged:
+        raise Refused(
+            "ocena_mg",
+            _("Tylko Mistrz Gry ustala: %(fields)s.") % {"fields": ", ".join(judged)},
+        )
+
+
+def _rules(key: str) -> Ruleset:
+    return get_ruleset(key)
+
+
+def _character_dict(c: Character, side: str | None, hidden: bool) -> dict[str, Any]:
+    return {
+        "id": f"c{c.pk}",
+        "name": c.name,
+        "side": side or ("przeciwnicy" if c.is_npc else "druzyna"),
+        "sheet": c.sheet_data(),
+        "controller": None if c.is_npc or c.owner_id is None else str(c.owner_id),
+        "hidden": hidden and c.is_npc,
+    }
+
+
+def _creature_dicts(
+    t: CreatureTemplate, count: int, taken: set[str], side: str | None, hidden: bool
+) -> list[dict[str, Any]]:
+    """Numbered on from the highest "Name n" already at the table: Wilk 4, Wilk 5…"""
+    used = [int(n) for n in (x.removeprefix(f"{t.name} ") for x in taken) if n.isdigit()]
+    start = max(used, default=0) + 1
+    result = []
+    for n in range(start, start + count):
+        name = f"{t.name} {n}"
+        taken.add(name)
+        result.append(
+            {
+                "id": f"t{t.pk}-{n}",
+                "name": name,
+                "side": side or "przeciwnicy",
+                "sheet": {**t.sheet, "name": t.name},
+                "controller": None,
+                "hidden": hidden,
+            }
+        )
+    return result

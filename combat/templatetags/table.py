@@ -1,0 +1,56 @@
+"""Small helpers for the table's templates: command ids, answer fields, countdowns."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+from django.utils.html import format_html, format_html_join
+
+from combat.fragments import new_cid
+
+register = template.Library()
+
+
+@register.simple_tag
+def cid() -> str:
+    """A fresh command id for the form it is rendered into."""
+    return new_cid()
+
+
+@register.simple_tag
+def cid_for(prompt: Any, key: str) -> str:
+    return str(prompt.cids.get(key, new_cid()))
+
+
+@register.simple_tag
+def command_fields(command: Mapping[str, Any]) -> str:
+    """Hidden inputs that rebuild `command` in the browser (non-text values as JSON)."""
+    rows = []
+    for name, value in command.items():
+        if isinstance(value, str):
+            rows.append((f"c.{name}", value, ""))
+        else:
+            rows.append((f"c.{name}", json.dumps(value), "data-json"))
+    return format_html_join(
+        "", '<input type="hidden" name="{}" value="{}" {}>', ((n, v, j) for n, v, j in rows)
+    )
+
+
+@register.simple_tag
+def seconds_left(deadline: float, now: float) -> int:
+    return max(0, round(deadline - now))
+
+
+@register.filter
+def get_item(mapping: Any, key: str) -> Any:
+    if isinstance(mapping, Mapping):
+        return mapping.get(key)
+    return None
+
+
+@register.filter
+def percent(value: float) -> str:
+    return format_html("{}%", round(100 * float(value)))

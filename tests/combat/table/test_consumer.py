@@ -1,0 +1,274 @@
+"""The table socket with channels' WebsocketCommunicator: several users at once, permissions,
+hostile input, and many commands at the same moment."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser, User
+
+from combat import protocol
+from combat.models import Encounter
+from combat.routing import websocket_urlpatterns
+from tests.characters.helpers import make_user
+from tests.combat.table.helpers import Party, make_party, start
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+app = URLRouter(websocket_urlpatterns)
+
+
+async def open_socket(party: Party, user: User | AnonymousUser) -> WebsocketCommunicator:
+    ws = WebsocketCommunicator(app, f"/ws/encounters/{party.encounter.pk}/")
+    ws.scope["user"] = user
+    connected, _code = await ws.connect()
+    assert connected
+    return ws
+
+
+async def receive(ws: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await ws.receive_from(timeout=5))
+
+
+async def receive_until_seq(ws: WebsocketCommunicator, seq: int) -> dict[str, Any]:
+    while True:
+        message = await receive(ws)
+        if message.get("t") == "swap" and message.get("seq", -1) >= seq:
+            return message
+
+
+async def receive_until(ws: WebsocketCommunicator, predicate: Any) -> dict[str, Any]:
+    while True:
+        message = await receive(ws)
+        if predicate(message):
+            return message
+
+
+async def head(party: Party) -> int:
+    return (await Encounter.objects.aget(pk=party.encounter.pk)).seq
+
+
+async def ready_party(*, started: bool = True) -> Party:
+    def build() -> Party:
+        party = make_party()
+        if started:
+            start(party)
+        return party
+
+    return await database_sync_to_async(build)()
+
+
+async def test_it_pushes_the_full_table_on_connect() -> None:
+    party = await ready_party()
+    ws = await open_socket(party, party.p1)
+    snapshot = await receive(ws)
+    assert snapshot["t"] == "swap" and snapshot["seq"] == await head(party)
+    for region in ("table-status", "table-order", "table-turn", "table-log", "table-prompts"):
+        assert f'id="{region}"' in snapshot["html"]
+    assert 'id="table-gm"' not in snapshot["html"]
+    assert "Radosław" in snapshot["html"]
+    await ws.disconnect()
+
+
+async def test_it_refuses_strangers_and_anonymous_users() -> None:
+    party = await ready_party()
+    stranger = await database_sync_to_async(make_user)("obcy")
+    for user in (stranger, AnonymousUser()):
+        ws = WebsocketCommunicator(app, f"/ws/encounters/{party.encounter.pk}/")
+        ws.scope["user"] = user
+        connected, code = await ws.connect()
+        assert not connected and code == 4403
+    ws = WebsocketCommunicator(app, "/ws/encounters/999999/")
+    ws.scope["user"] = party.gm
+    assert (await ws.connect()) == (False, 4403)
+
+
+async def test_a_gm_action_reaches_every_socket_rendered_for_its_viewer() -> None:
+    party = await ready_party()
+    gm, p1, p2 = [await open_socket(party, u) for u in (party.gm, party.p1, party.p2)]
+    for ws in (gm, p1, p2):
+        await receive(ws)
+    command = {"type": "gm_roll", "dice": 4, "label": "Zasadzka w krzakach", "secret": True}
+    await gm.send_to(text_data=json.dumps({"type": "command", "id": "r1", "command": command}))
+    seq = await head(party)
+    gm_view = await receive_until_seq(gm, seq)
+    player_views = [await receive_until_seq(ws, seq) for ws in (p1, p2)]
+    assert "Zasadzka w krzakach" in gm_view["html"]
+    for view in player_views:
+        assert view["seq"] == gm_view["seq"]
+        assert "Zasadzka w krzakach" not in view["html"]
+        assert 'id="table-gm"' not in view["html"]
+    for ws in (gm, p1, p2):
+        await ws.disconnect()
+
+
+async def test_hidden_npcs_and_their_numbers_never_reach_a_player() -> None:
+    party = await ready_party()
+    bandit = f"c{party.bandit.pk}"
+    gm = await open_socket(party, party.gm)
+    p1 = await open_socket(party, party.p1)
+    await receive(gm)
+    first = await receive(p1)
+    assert "Bandyta" in first["html"]
+    assert "/15" not in _row(first["html"], bandit)  # a wound level, not its Zdrowie
+    hide = {"type": "set_hidden", "target": bandit, "hidden": True}
+    await gm.send_to(text_data=json.dumps({"type": "command", "id": "h1", "command": hide}))
+    seq = await head(party)
+    assert "Bandyta" in (await receive_until_seq(gm, seq))["html"]
+    assert "Bandyta" not in (await receive_until_seq(p1, seq))["html"]
+    await gm.disconnect()
+    await p1.disconnect()
+
+
+def _row(html: str, combatant: str) -> str:
+    start_at = html.index(f'id="row-{combatant}"')
+    return html[start_at : html.index("</li>", start_at)]
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        (json.dumps({"type": "explode"}), "unknown message type"),
+        (json.dumps({"type": "command", "command": {"type": "gm_roll"}}), "needs an id"),
+        (json.dumps({"type": "command", "id": "<script>", "command": {}}), "id:"),
+        (
+            json.dumps({"type": "command", "id": "a", "command": {"type": "nope"}}),
+            "unknown command",
+        ),
+        (
+            json.dumps({"type": "command", "id": "a", "command": {"type": "gm_roll", "dice": "x"}}),
+            "",
+        ),
+        (json.dumps({"type": "undo", "id": "a", "to": -1}), "to:"),
+        ("x" * (protocol.MAX_BYTES + 1), "larger than"),
+    ],
+)
+async def test_it_refuses_malformed_messages_to_that_socket_alone(text: str, error: str) -> None:
+    party = await ready_party()
+    gm = await open_socket(party, party.gm)
+    p1 = await open_socket(party, party.p1)
+    await receive(gm)
+    await receive(p1)
+    before = await head(party)
+    await p1.send_to(text_data=text)
+    reply = await receive(p1)
+    assert reply["t"] == "error" and error in reply["message"]
+    assert await gm.receive_nothing(timeout=0.2)
+    assert await head(party) == before
+    await gm.disconnect()
+    await p1.disconnect()
+
+
+async def test_it_refuses_a_player_commanding_what_is_not_theirs() -> None:
+    party = await ready_party()
+    p2 = await open_socket(party, party.p2)
+    await receive(p2)
+    before = await head(party)
+    for command in (
+        {"type": "end_turn", "actor": f"c{party.hero1.pk}"},
+        {"type": "gm_roll", "dice": 3},
+        {"type": "set_hidden", "target": f"c{party.hero1.pk}", "hidden": True},
+    ):
+        await p2.send_to(text_data=json.dumps({"type": "command", "id": "x1", "command": command}))
+        assert (await receive(p2))["t"] == "error"
+    await p2.send_to(text_data=json.dumps({"type": "undo", "id": "u1", "to": 0}))
+    assert (await receive(p2))["t"] == "error"
+    assert await head(party) == before
+    await p2.disconnect()
+
+
+async def test_it_closes_a_flooding_socket_and_the_table_stays_as_it_was() -> None:
+    party = await ready_party()
+    p1 = await open_socket(party, party.p1)
+    await receive(p1)
+    before = await head(party)
+    for _n in range(120):
+        await p1.send_to(text_data=json.dumps({"type": "sync"}))
+    closed = None
+    for _n in range(200):
+        message = await p1.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            closed = message
+            break
+    assert closed is not None and closed["code"] == 1008
+    assert await head(party) == before
+
+
+async def test_many_simultaneous_commands_from_several_sockets_keep_the_log_consistent() -> None:
+    party = await ready_party()
+    sockets = [await open_socket(party, party.gm) for _n in range(4)]
+    for ws in sockets:
+        await receive(ws)
+    before = await head(party)
+    ids = [f"burst-{n}" for n in range(12)]
+    sends = [
+        ws.send_to(
+            text_data=json.dumps(
+                {"type": "command", "id": command_id, "command": {"type": "gm_roll", "dice": 1}}
+            )
+        )
+        for command_id in ids
+        for ws in sockets  # each id from every socket: 4 copies, counted once
+    ]
+    await asyncio.gather(*sends)
+    await receive_until_seq(sockets[0], before + len(ids))
+    encounter = await Encounter.objects.aget(pk=party.encounter.pk)
+    assert encounter.seq == before + len(ids)
+    seqs = [s async for s in encounter.entries.order_by("seq").values_list("seq", flat=True)]
+    assert seqs == list(range(1, encounter.seq + 1))
+    for ws in sockets:
+        await ws.disconnect()
+
+
+async def test_a_player_answers_the_prompt_and_every_socket_sees_the_result() -> None:
+    party = await ready_party()
+    pk = party.encounter.pk
+    gm = await open_socket(party, party.gm)
+    p2 = await open_socket(party, party.p2)
+    await receive(gm)
+    await receive(p2)
+
+    async def command(ws: WebsocketCommunicator, cid: str, body: dict[str, Any]) -> None:
+        await ws.send_to(text_data=json.dumps({"type": "command", "id": cid, "command": body}))
+
+    await command(gm, "e1", {"type": "end_turn", "actor": f"c{party.hero1.pk}"})
+    await command(gm, "e2", {"type": "end_turn", "actor": f"c{party.hero2.pk}"})
+    attack = {
+        "type": "declare_attack",
+        "actor": f"c{party.bandit.pk}",
+        "target": f"c{party.hero2.pk}",
+        "weapon": "Szabla",
+    }
+    await command(gm, "a1", attack)
+    prompt_view = await receive_until(p2, lambda m: "data-my-prompt" in m.get("html", ""))
+    assert "data-my-prompt" in prompt_view["html"]
+    assert "Parowanie" in prompt_view["html"]
+    prompt_id = await database_sync_to_async(_prompt_id)(pk)
+    answer = {
+        "type": "choose_reaction",
+        "actor": f"c{party.hero2.pk}",
+        "prompt": prompt_id,
+        "reactions": ["parowanie"],
+    }
+    await command(p2, "r1", answer)
+    seq = await head(party)
+    for ws in (gm, p2):
+        view = await receive_until_seq(ws, seq)
+        assert "data-my-prompt" not in view["html"]
+        assert "Parowanie" in view["html"]  # the log tells the choice
+    await gm.disconnect()
+    await p2.disconnect()
+
+
+def _prompt_id(pk: int) -> str:
+    from combat import services
+
+    return str(services.load_table(pk).state.prompts[0].id)

@@ -1,0 +1,101 @@
+"""The encounter pages: who may open and create tables, and what each viewer's page holds."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from characters.models import Character
+from combat import services
+from combat.models import Encounter
+from tests.characters.helpers import client_for, make_user
+from tests.combat.table.helpers import make_hero, make_party, start
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_lets_the_gm_open_a_new_encounter_in_its_setup_phase() -> None:
+    party = make_party(with_combatants=False)
+    url = reverse("encounter-list", args=[party.campaign.pk])
+    response = client_for(party.gm).post(url, {"name": "  Most na rzece "})
+    encounter = Encounter.objects.exclude(pk=party.encounter.pk).get()
+    assert response.status_code == 302 and response["Location"] == encounter.get_absolute_url()
+    assert encounter.name == "Most na rzece"
+    assert encounter.seq == 0 and encounter.phase == Encounter.Phase.SETUP
+
+
+def test_it_refuses_a_blank_name_and_saves_nothing() -> None:
+    party = make_party(with_combatants=False)
+    url = reverse("encounter-list", args=[party.campaign.pk])
+    response = client_for(party.gm).post(url, {"name": "   "})
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+    assert Encounter.objects.count() == 1
+
+
+def test_players_may_not_open_encounters_and_strangers_see_nothing() -> None:
+    party = make_party(with_combatants=False)
+    url = reverse("encounter-list", args=[party.campaign.pk])
+    assert client_for(party.p1).post(url, {"name": "Moje"}).status_code == 403
+    assert client_for(party.p1).get(url).status_code == 200
+    stranger = make_user("obcy")
+    assert client_for(stranger).get(url).status_code == 404
+    page = reverse("encounter", args=[party.encounter.pk])
+    assert client_for(stranger).get(page).status_code == 404
+    assert Encounter.objects.count() == 1
+
+
+def test_the_page_is_rendered_for_its_viewer() -> None:
+    party = make_party()
+    start(party)
+    services.run_command(
+        party.encounter.pk,
+        {"type": "gm_roll", "dice": 2, "label": "Tajemnica MG", "secret": True},
+        viewer=party.gm_viewer,
+    )
+    page = reverse("encounter", args=[party.encounter.pk])
+    gm_html = client_for(party.gm).get(page).content.decode()
+    player_html = client_for(party.p1).get(page).content.decode()
+    assert "Tajemnica MG" in gm_html and 'id="table-gm"' in gm_html
+    assert "Tajemnica MG" not in player_html and 'id="table-gm"' not in player_html
+    assert f'data-ws="/ws/encounters/{party.encounter.pk}/"' in player_html
+
+
+def test_user_text_is_escaped_in_every_region() -> None:
+    party = make_party(with_combatants=False)
+    evil = make_hero(party.campaign, party.p1, '<img src=x onerror="alert(1)">')
+    npc = make_hero(party.campaign, None, "<script>alert(2)</script>", kind=Character.Kind.NPC)
+    services.add_combatants(
+        party.encounter.pk, viewer=party.gm_viewer, characters=[evil.pk, npc.pk]
+    )
+    services.run_command(
+        party.encounter.pk,
+        {"type": "gm_roll", "dice": 1, "label": "<b>bold</b>", "secret": False},
+        viewer=party.gm_viewer,
+    )
+    page = reverse("encounter", args=[party.encounter.pk])
+    for user in (party.gm, party.p1):
+        html = client_for(user).get(page).content.decode()
+        assert "<img src=x" not in html and "<script>alert(2)" not in html
+        assert "<b>bold</b>" not in html
+        assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+
+
+def test_a_deadline_that_passed_while_nobody_watched_is_resolved_on_load() -> None:
+    party = make_party()
+    start(party)
+    pk = party.encounter.pk
+    for hero in (party.hero1, party.hero2):
+        services.run_command(
+            pk, {"type": "end_turn", "actor": f"c{hero.pk}"}, viewer=party.gm_viewer
+        )
+    attack = {
+        "type": "declare_attack",
+        "actor": f"c{party.bandit.pk}",
+        "target": f"c{party.hero2.pk}",
+        "weapon": "Szabla",
+    }
+    services.run_command(pk, attack, viewer=party.gm_viewer, now=1000.0)  # long ago
+    assert services.load_table(pk).state.prompts
+    client_for(party.p2).get(reverse("encounter", args=[pk]))
+    assert not services.load_table(pk).state.prompts

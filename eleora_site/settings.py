@@ -84,12 +84,20 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             "builtins": ["template_partials.templatetags.partials"],
+            # Cached: a socket push renders several partials per viewer and must not re-read
+            # and re-parse the page each time (an explicit loader list turns Django's own
+            # cache off). Restart the server to see template edits.
             "loaders": [
                 (
                     "template_partials.loader.Loader",
                     [
-                        "django.template.loaders.filesystem.Loader",
-                        "django.template.loaders.app_directories.Loader",
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
                     ],
                 )
             ],

@@ -12,7 +12,7 @@ import re
 import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
@@ -28,12 +28,15 @@ HEROES = {"gracz1": "Radosław Szablista", "gracz2": "Milena Łuczniczka"}
 OWNER = {name: user for user, name in HEROES.items()}
 LATENCY_FILE = ROOT / "build" / "browser-latency.json"
 DEFAULT_TIMEOUT_S = 15  # the ruleset's default reaction time (campaign table settings)
+SHORT_TIMEOUT_S = 3  # the shortest the table settings allow
 
 # The first swap after `before` in this page: window.eleoraSwaps is recorded by table.js.
 SWAPPED_AFTER = "s => window.eleoraSwaps.some(e => e.seq > s)"
 FIRST_SWAP_AFTER = "s => window.eleoraSwaps.find(e => e.seq > s).at"
 # The clicker's own answer: a swap, or a refusal shown in the toast.
-ANSWERED = "s => window.eleoraSwaps.some(e => e.seq > s) || !document.getElementById('table-toast').hidden"
+ANSWERED = (
+    "s => window.eleoraSwaps.some(e => e.seq > s) || !document.getElementById('table-toast').hidden"
+)
 AT_LEAST = "s => Number(document.getElementById('table').dataset.seq) >= s"
 
 
@@ -51,6 +54,13 @@ class Seat:
             target.tap()
         else:
             target.click()
+
+    def unfold(self, details: Locator) -> Locator:
+        """Open an action's <details> form (swaps keep an open one open)."""
+        if not details.evaluate("d => d.open"):
+            self.press(details.locator("summary"))
+        expect(details.locator("form")).to_be_visible()
+        return details
 
     def seq(self) -> int:
         return int(self.page.locator("#table").get_attribute("data-seq") or "0")
@@ -85,30 +95,32 @@ class Table:
         for seat in self.seats:
             seat.open(url)
 
-    def send(self, seat: Seat, button: Locator) -> int:
-        """Click a command's button; wait until every page shows its result; time it."""
-        before = {s.user: s.seq() for s in self.seats}
+    def send(self, seat: Seat, button: Locator, *, away: Seat | None = None) -> int:
+        """Click a command's button; wait until every page (but `away`) shows its result.
+
+        The time from the click to the first swap after it in each other page is a sample."""
+        present = [s for s in self.seats if s is not away]
+        before = {s.user: s.seq() for s in present}
         clicked = seat.page.evaluate("Date.now()")
         seat.press(button)
         seat.page.wait_for_function(ANSWERED, arg=before[seat.user])
         toast = seat.page.locator("#table-toast")
         assert toast.is_hidden(), f"{seat.user}: command refused: {toast.inner_text()}"
-        for other in self.seats:
+        for other in present:
             if other is seat:
                 continue
             other.page.wait_for_function(SWAPPED_AFTER, arg=before[other.user])
-            self.samples.append(
-                other.page.evaluate(FIRST_SWAP_AFTER, before[other.user]) - clicked
-            )
-        return self.settle(seat.seq())
+            self.samples.append(other.page.evaluate(FIRST_SWAP_AFTER, before[other.user]) - clicked)
+        return self.settle(seat.seq(), present)
 
-    def settle(self, seq: int) -> int:
-        """Wait until all three pages show at least `seq`; they must then agree."""
-        for seat in self.seats:
+    def settle(self, seq: int, seats: list[Seat] | None = None) -> int:
+        """Wait until the pages show at least `seq`; they must then agree."""
+        seats = seats or list(self.seats)
+        for seat in seats:
             seat.page.wait_for_function(AT_LEAST, arg=seq)
-        seqs = {seat.user: seat.seq() for seat in self.seats}
+        seqs = {seat.user: seat.seq() for seat in seats}
         assert len(set(seqs.values())) == 1, seqs
-        return seq
+        return seqs[seats[0].user]
 
     def status(self) -> str:
         return self.gm.page.locator("#table-status").inner_text()
@@ -116,9 +128,9 @@ class Table:
     def current(self) -> str:
         return self.gm.page.locator("#table-status .current-name").inner_text().strip()
 
-    def end_turn(self, seat: Seat) -> int:
-        turn = seat.page.locator("#table-turn")
-        return self.send(seat, turn.get_by_role("button", name="Zakończ turę", exact=True))
+    def end_turn(self, seat: Seat, *, away: Seat | None = None) -> int:
+        button = seat.page.locator("#table-turn").get_by_role("button", name="Zakończ turę")
+        return self.send(seat, button, away=away)
 
     def answer_npc_prompts(self) -> None:
         """A PC attacking a wolf that has acted asks the GM for the wolf's reaction: none."""
@@ -130,8 +142,7 @@ class Table:
     def declare_wolf_attack(self, target: str) -> tuple[str, Seat, Locator]:
         """The GM attacks `target` with the current wolf; its player gets the prompt."""
         wolf = self.current()
-        attack = self.gm.page.locator("#table-turn #act-atak")
-        attack.locator("summary").click()
+        attack = self.gm.unfold(self.gm.page.locator("#table-turn #act-atak"))
         attack.locator("select[name='c.target']").select_option(label=target)
         self.send(self.gm, attack.get_by_role("button", name="Atakuj", exact=True))
         seat = self.seat_of(target)
@@ -162,7 +173,8 @@ def table(live_url: str, new_context: Callable[..., BrowserContext]) -> Iterator
         page = context.new_page()
         sign_in(page, live_url, user)
         seats.append(Seat(user, page, context, touch=options is PHONE))
-    yield Table(*seats)
+    gm, p1, p2 = seats
+    yield Table(gm, p1, p2)
 
 
 def campaign_url(page: Page, base: str) -> str:
@@ -188,26 +200,34 @@ def set_reaction_timeout(page: Page, base: str, seconds: int) -> None:
     expect(page.get_by_text("Ustawienia stołu zapisane.")).to_be_visible()
 
 
-def open_new_encounter(t: Table, base: str, name: str) -> str:
-    """The GM opens a new encounter and adds both heroes and one wolf from the bestiary."""
-    gm = t.gm.page
-    gm.goto(campaign_url(gm, base))
-    gm.get_by_role("link", name="Starcia", exact=True).first.click()
-    gm.get_by_label("Nazwa starcia").fill(name)
-    gm.get_by_role("button", name="Otwórz nowe starcie").click()
-    expect(gm.get_by_role("heading", name=name)).to_be_visible()
-    url = gm.url
+def create_encounter(page: Page, base: str, name: str) -> str:
+    """The GM opens a new encounter from the campaign's list of encounters."""
+    page.goto(campaign_url(page, base))
+    page.get_by_role("link", name="Starcia", exact=True).first.click()
+    page.get_by_label("Nazwa starcia").fill(name)
+    page.get_by_role("button", name="Otwórz nowe starcie").click()
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
+    return page.url
+
+
+def add_party(t: Table, url: str) -> None:
+    """Everyone sits down; the GM adds both heroes and one wolf from the bestiary."""
     t.open(url)
-    panel = gm.locator("#table-gm")
+    panel = t.gm.page.locator("#table-gm")
     for hero in HEROES.values():
         panel.get_by_label(hero).check()
     panel.get_by_label("Wilk", exact=True).fill("1")
     t.send(t.gm, panel.get_by_role("button", name="Dodaj", exact=True))
-    order = gm.locator("#table-order .combatant")
-    expect(order).to_have_count(3)
-    for seat in (t.p1, t.p2):
+    expect(t.gm.page.locator("#table-order .combatant")).to_have_count(3)
+    for seat in t.seats:
         for hero in HEROES.values():
             expect(seat.page.locator("#table-order")).to_contain_text(hero)
+
+
+def new_fight(t: Table, base: str, name: str) -> str:
+    url = create_encounter(t.gm.page, base, name)
+    add_party(t, url)
+    roll_and_start(t)
     return url
 
 
@@ -225,8 +245,7 @@ def roll_and_start(t: Table) -> None:
 def attack_a_wolf_with_odds(t: Table, hero: str) -> None:
     """The player previews the odds of an attack on a wolf, then attacks (hit or miss)."""
     seat = t.seat_of(hero)
-    attack = seat.page.locator("#table-turn #act-atak")
-    seat.press(attack.locator("summary"))
+    attack = seat.unfold(seat.page.locator("#table-turn #act-atak"))
     target = attack.locator("select[name='c.target']")
     wolf = target.locator("option").first.inner_text().strip()
     assert wolf.startswith("Wilk"), wolf
@@ -243,8 +262,8 @@ def attack_a_wolf_with_odds(t: Table, hero: str) -> None:
         expect(s.page.locator("#table-log")).to_contain_text(result)
 
 
-def write_latency(samples: list[float]) -> dict[str, object]:
-    summary = {
+def write_latency(samples: list[float]) -> dict[str, Any]:
+    summary: dict[str, Any] = {
         "samples_ms": [round(s, 1) for s in samples],
         "median_ms": round(statistics.median(samples), 1),
         "max_ms": round(max(samples), 1),
@@ -255,9 +274,30 @@ def write_latency(samples: list[float]) -> dict[str, object]:
     return summary
 
 
-def screenshot(page: Page, name: str) -> None:
+def play_until_a_wolf_may_attack(t: Table, hero: str, turns: int = 8) -> None:
+    """End turns (each on its controller's page) until a wolf acts after `hero` has acted."""
+    acted = False
+    for _ in range(turns):
+        current = t.current()
+        if current in OWNER:
+            t.end_turn(t.seat_of(current))
+            acted = acted or current == hero
+        elif acted:
+            return
+        else:
+            t.end_turn(t.gm)
+    pytest.fail(f"no wolf turn after {hero}'s: {t.status()}")
+
+
+TAKEN: set[str] = set()  # screenshots taken in this session
+
+
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """A README picture, from the top of the page (a sticky header would land mid-page)."""
+    TAKEN.add(name)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
 
 
 def test_a_full_round_with_a_parowanie_answered_in_time(live_url: str, table: Table) -> None:
@@ -308,7 +348,7 @@ def parry_in_time(t: Table, target: str) -> None:
     parry = prompt.get_by_role("button", name=re.compile(r"^Parowanie(?! i Unik)"))
     expect(parry).to_be_enabled()
     if seat is t.p2:
-        screenshot(seat.page, "table-player-phone.png")
+        screenshot(seat.page, "table-player-phone.png", full_page=False)
     t.send(seat, parry)
 
     chose = f"{target} wybiera reakcję: Parowanie"
@@ -321,3 +361,97 @@ def parry_in_time(t: Table, target: str) -> None:
         expect(s.page.locator("#table-prompts .prompt")).to_have_count(0)
         assert s.seq() == seq
     screenshot(t.gm.page, "table-gm.png")
+
+
+def test_a_prompt_that_times_out_resolves_as_no_reaction_on_every_screen(
+    live_url: str, table: Table
+) -> None:
+    t = table
+    set_reaction_timeout(t.gm.page, live_url, SHORT_TIMEOUT_S)
+    try:  # an encounter keeps the campaign's settings of the moment it was opened
+        url = create_encounter(t.gm.page, live_url, "Próba refleksu")
+    finally:
+        set_reaction_timeout(t.gm.page, live_url, DEFAULT_TIMEOUT_S)
+    add_party(t, url)
+    roll_and_start(t)
+    hero = HEROES["gracz2"]  # on the phone
+    play_until_a_wolf_may_attack(t, hero)
+
+    wolf, seat, prompt = t.declare_wolf_attack(hero)
+    assert 0 < seconds_left(prompt) <= SHORT_TIMEOUT_S
+    expect(prompt.get_by_role("button", name=re.compile(r"^Nic\b"))).to_be_enabled()
+    if "table-player-phone.png" not in TAKEN:  # round 1 of the first test may not have had it
+        screenshot(seat.page, "table-player-phone.png", full_page=False)
+
+    # Nobody answers: the server resolves the attack at the deadline and tells everyone.
+    timed_out = f"{hero} nie reaguje (czas minął)."
+    result = re.compile(rf"{wolf} (nie )?trafia: {hero}")
+    for s in t.seats:
+        log = s.page.locator("#table-log")
+        expect(log).to_contain_text(timed_out, timeout=SHORT_TIMEOUT_S * 1000 + 5_000)
+        expect(log).to_contain_text(result)
+        expect(s.page.locator("#table-prompts .prompt")).to_have_count(0)
+    t.settle(t.gm.seq())
+    assert "wybiera reakcję" not in t.gm.page.locator("#table-log").inner_text()
+
+
+def test_a_player_reloading_mid_fight_sees_the_current_state(live_url: str, table: Table) -> None:
+    t = table
+    new_fight(t, live_url, "Powrót do stołu")
+    current = t.current()
+    t.end_turn(t.seat_of(current) if current in OWNER else t.gm)
+
+    t.p1.page.reload()
+    t.p1.wait_online()
+    assert t.p1.seq() == t.gm.seq()
+    expect(t.p1.page.locator("#table-status .current-name")).to_have_text(t.current())
+    gm_log = t.gm.page.locator("#table-log .log-line:not(.secret)").all_inner_texts()
+    assert t.p1.page.locator("#table-log .log-line").all_inner_texts() == gm_log
+
+    # The GM ends the current turn (whoever's it is): the reloaded page follows.
+    before = t.current()
+    t.end_turn(t.gm)
+    after = t.current()
+    assert after != before
+    expect(t.p1.page.locator("#table-status .current-name")).to_have_text(after)
+    expect(t.p1.page.locator("#table-log")).to_contain_text(f"Tura: {after}")
+    expect(t.p1.page.locator("#conn")).to_have_class(re.compile(r"\bconn-online\b"))
+
+
+# Test-side only: remember the page's sockets so the test can close them.
+TRACK_SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.testSockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.testSockets.push(this); }
+  };
+})();"""
+
+
+def test_the_page_reconnects_after_the_socket_closes(live_url: str, table: Table) -> None:
+    t = table
+    phone = t.p2
+    phone.page.add_init_script(TRACK_SOCKETS)
+    new_fight(t, live_url, "Zerwane połączenie")
+    badge = phone.page.locator("#conn")
+
+    # The phone loses the network and its socket: the badge says so, retries fail.
+    phone.context.set_offline(True)
+    phone.page.evaluate("window.testSockets.forEach(s => s.close())")
+    expect(badge).to_have_class(re.compile(r"\bconn-offline\b"))
+    expect(badge).to_have_text("Rozłączono: łączę ponownie…")
+    missed = phone.seq()
+
+    # Meanwhile the GM ends the current turn.
+    before = t.current()
+    t.end_turn(t.gm, away=phone)
+    after = t.current()
+    assert after != before and phone.seq() == missed
+
+    # Back online: the page reconnects by itself and catches up.
+    phone.context.set_offline(False)
+    expect(badge).to_have_class(re.compile(r"\bconn-online\b"), timeout=10_000)
+    phone.page.wait_for_function(AT_LEAST, arg=t.gm.seq())
+    assert phone.seq() == t.gm.seq()
+    expect(phone.page.locator("#table-status .current-name")).to_have_text(after)
+    expect(phone.page.locator("#table-log")).to_contain_text(f"Tura: {after}")

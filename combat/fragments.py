@@ -228,6 +228,7 @@ def context(table: Table, viewer: Viewer, *, oob: bool) -> dict[str, Any]:
         "viewer": viewer,
         "rows": visible,
         "mine": [r for r in visible if r.mine],
+        "free_reactions": _free_reactions(rules, state, [r.id for r in visible if r.mine]),
         "sides": sorted({r.side for r in visible}),
         "current": next((r for r in visible if r.current), None),
         "acting": acting,
@@ -242,6 +243,19 @@ def context(table: Table, viewer: Viewer, *, oob: bool) -> dict[str, Any]:
         "server_now": time.time(),
         "oob": oob,
         "ruleset": table.ruleset,
+    }
+
+
+FREE_REACTIONS = ("przepuszczenie", "upuszczenie", "wyzwolenie")
+
+
+def _free_reactions(rules: Ruleset, state: Any, ids: list[str]) -> dict[str, list[Any]]:
+    """Reactions a player may use outside a prompt, per own character, when allowed now."""
+    if getattr(state, "phase", "") not in ("combat", "surprise"):
+        return {}
+    return {
+        cid: [a for a in rules.legal_actions(state, cid) if a.reaction and a.key in FREE_REACTIONS]
+        for cid in ids
     }
 
 

@@ -99,3 +99,14 @@ def test_a_deadline_that_passed_while_nobody_watched_is_resolved_on_load() -> No
     assert services.load_table(pk).state.prompts
     client_for(party.p2).get(reverse("encounter", args=[pk]))
     assert not services.load_table(pk).state.prompts
+
+
+def test_a_player_sees_their_own_reactions_out_of_turn_and_the_actions_of_their_turn() -> None:
+    party = make_party()
+    start(party)  # Radosław's turn: his reactions are open from now on
+    page = reverse("encounter", args=[party.encounter.pk])
+    mine = client_for(party.p1).get(page).content.decode()
+    other = client_for(party.p2).get(page).content.decode()
+    assert 'value="drop_item"' in mine and 'value="declare_attack"' in mine
+    assert 'value="drop_item"' not in other and 'value="declare_attack"' not in other
+    assert "Nie ma broni do przeładowania." in mine  # a disabled action says why

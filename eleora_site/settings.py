@@ -129,10 +129,27 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py 8 reads with a 5 s timeout by default, exactly as long as
+                        # channels_redis blocks in BZPOPMIN: every idle socket would be torn
+                        # down every 5 s (redis-py#4091, channels_redis#422).
+                        "socket_timeout": 30,
+                        # A restarted Redis: reconnect and retry instead of dropping sockets.
+                        "retry_on_error": [RedisConnectionError],
+                        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 8),
+                    }
+                ]
+            },
         }
     }
 else:

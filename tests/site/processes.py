@@ -313,6 +313,8 @@ class TableClient:
     closes: list[str] = field(default_factory=list)  # close codes / connect failures, in order
     syncs_sent: int = 0
     connections: int = 0
+    resent: int = 0  # commands sent again after their socket closed unanswered
+    sent_at: float = 0.0  # time.monotonic() of the last command sent
 
     def __post_init__(self) -> None:
         self._changed = asyncio.Condition()
@@ -383,13 +385,12 @@ class TableClient:
         async with self._changed:
             if msg.get("t") == "error":
                 self.errors.append(msg)
-            elif msg.get("t") == "swap" and isinstance(msg.get("seq"), int):
-                if msg["seq"] >= self.seq:  # like the page: a stale push is ignored
-                    self.seq = msg["seq"]
-                    self.pushes.append(
-                        Push(msg["seq"], msg["html"], time.monotonic(), time.time(),
-                             self.connections)
-                    )  # fmt: skip
+            # Like the page: a swap without a seq is a preview; a stale push is ignored.
+            elif isinstance(msg.get("seq"), int) and msg["seq"] >= self.seq:
+                self.seq = msg["seq"]
+                self.pushes.append(
+                    Push(msg["seq"], msg["html"], time.monotonic(), time.time(), self.connections)
+                )
             self._changed.notify_all()
 
     async def wait_for(self, test: Callable[[Push], bool], timeout: float) -> Push:
@@ -420,13 +421,27 @@ class TableClient:
         await self._socket.send(json.dumps(message))
 
     async def command(self, command: dict[str, Any], timeout: float = 10.0) -> Push:
-        """Send a command and wait for this socket's push past its seq (or fail on its error)."""
+        """Send a command and wait for this client's push past its seq (or fail on its error).
+
+        If the socket closes first, the command may be lost with it (the page queues nothing):
+        like a player clicking again, send it again once reconnected, with the same id, which
+        the log runs at most once."""
         before, cid = self.seq, f"t-{uuid.uuid4().hex[:16]}"
-        await self.send({"type": "command", "id": cid, "command": command})
-        async with asyncio.timeout(timeout), self._changed:
-            await self._changed.wait_for(
-                lambda: self.seq > before or any(e.get("id") == cid for e in self.errors)
-            )
+
+        def answered() -> bool:
+            return self.seq > before or any(e.get("id") == cid for e in self.errors)
+
+        async with asyncio.timeout(timeout):
+            while True:
+                await self.wait_connected(after=0, timeout=timeout)
+                self.sent_at, on = time.monotonic(), self.connections
+                with contextlib.suppress(WebSocketException):
+                    await self.send({"type": "command", "id": cid, "command": command})
+                async with self._changed:
+                    await self._changed.wait_for(lambda on=on: answered() or self.connections > on)
+                    if answered():
+                        break
+                self.resent += 1
         refused = [e for e in self.errors if e.get("id") == cid]
         assert not refused, f"{command} refused: {refused}"
         return self.pushes[-1]

@@ -6,6 +6,7 @@ daphne processes as a deployment with several workers shares them.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Iterator
@@ -24,6 +25,8 @@ from tests.site.processes import (
 )
 
 pytestmark = pytest.mark.services
+
+IDLE_S = 7.0  # longer than channels_redis' 5 s blocking read of a process's channel
 
 
 @pytest.fixture
@@ -86,6 +89,38 @@ async def test_a_player_on_one_process_sees_a_gm_action_made_through_the_other_w
     except BaseException:
         print(a.logs(), b.logs(), sep="\n")
         raise
+    finally:
+        await player.stop()
+        await gm.stop()
+        a.close()
+        b.close()
+
+
+async def test_an_idle_socket_stays_open_and_still_hears_the_other_process(
+    tmp_path: Path, database: str, redis: RedisServer
+) -> None:
+    env = server_env(tmp_path, database, redis.url)
+    demo = prepare_demo(env)
+    a, b = Daphne(env, tmp_path, "a"), Daphne(env, tmp_path, "b")
+    player = TableClient("gracz1", a, demo.encounter, demo.sessions["gracz1"], heartbeat=None)
+    gm = TableClient("mistrz", b, demo.encounter, demo.sessions["mistrz"], heartbeat=None)
+    try:
+        a.launch()
+        b.launch()
+        a.ready()
+        b.ready()
+        await player.start()
+        await gm.start()
+        await asyncio.sleep(IDLE_S)  # nobody at the table says anything for a while
+        sent = time.monotonic()
+        await gm.send(
+            {"type": "command", "id": "roll-idle",
+             "command": {"type": "gm_roll", "dice": 1, "label": "cisza", "secret": False}}
+        )  # fmt: skip
+        seen = await player.wait_seq(demo.seq + 1, timeout=5)
+        assert seen.at - sent < 1.0, f"the player saw it after {seen.at - sent:.3f}s"
+        assert (player.connections, player.closes) == (1, []), player.closes
+        assert (gm.connections, gm.closes) == (1, []), gm.closes
     finally:
         await player.stop()
         await gm.stop()

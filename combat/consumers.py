@@ -15,11 +15,13 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from combat import fragments, protocol, services
 from combat.access import find_encounter_for
+from combat.rules import get_ruleset
 from combat.services import Refused, Viewer
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,10 @@ CLOSE_POLICY = 1008
 
 # One expiry timer per encounter in this process; the append path dedups across processes.
 _timers: dict[int, asyncio.TimerHandle] = {}
+
+
+class Forbidden(Exception):  # noqa: N818
+    """The user no longer belongs to the table's campaign: the socket is closed."""
 
 
 class TokenBucket:
@@ -89,11 +95,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error(None, _("Błędna wiadomość: %(detail)s") % {"detail": exc})
             return
         if message.kind == "sync":
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            await self.push(force=message.seq is None or message.seq < self.seq)
+            await self.heartbeat(message.seq)
             return
         try:
             extra = await database_sync_to_async(self.handle)(message)
+        except Forbidden:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         except Refused as refusal:
             await self.error(message.id, refusal.message)
             return
@@ -102,18 +110,34 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             await self.push()  # the actor sees the result even if the fan-out is slow
 
+    async def heartbeat(self, client_seq: int | None) -> None:
+        """The client's periodic "I am at seq n": re-join the group (a restarted Redis forgets
+        groups), re-check access, and push if the client or this socket fell behind."""
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        head = await database_sync_to_async(self.head_if_allowed)()
+        if head is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+        elif head > self.seq or client_seq is None or client_seq < self.seq:
+            await self.push(force=True)
+
+    def head_if_allowed(self) -> int | None:
+        if find_encounter_for(self.scope["user"], self.encounter_id) is None:
+            return None
+        return services.load_table(self.encounter_id).seq
+
     def handle(self, message: protocol.Message) -> str | None:
         """Run one message (in a worker thread); a preview returns its fragment."""
         with translation.override(self.language):
             found = find_encounter_for(self.scope["user"], self.encounter_id)
             if found is None:
-                raise Refused("dostep", _("Nie masz już dostępu do tego stołu."))
+                raise Forbidden
             viewer = self.viewer = found[1]
             return _dispatch(self.encounter_id, viewer, message)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if int(event.get("seq", 0)) > self.seq:
-            await self.push(hint=int(event["seq"]))
+        seq, force = int(event.get("seq", 0)), bool(event.get("force"))
+        if seq > self.seq or force:
+            await self.push(hint=None if force else seq, force=force)
 
     async def push(self, hint: int | None = None, force: bool = False) -> None:
         html, seq, deadline = await database_sync_to_async(self.render)(hint)
@@ -128,7 +152,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def render(self, hint: int | None) -> tuple[str, int, float | None]:
         with translation.override(self.language):
             table = services.load_table(self.encounter_id, hint)
-            rules = table_rules(table)
+            rules = get_ruleset(table.ruleset)
             return (
                 fragments.render_regions(table, self.viewer),
                 table.seq,
@@ -137,12 +161,6 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def error(self, message_id: str | None, text: str) -> None:
         await self.send(text_data=json.dumps({"t": "error", "id": message_id, "message": text}))
-
-
-def table_rules(table: services.Table) -> Any:
-    from combat.rules import get_ruleset
-
-    return get_ruleset(table.ruleset)
 
 
 def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | None:
@@ -169,8 +187,6 @@ def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | None:
 
 def _language(scope: dict[str, Any]) -> str:
     """The page's language: the language cookie, else Polish."""
-    from django.conf import settings
-
     cookies = scope.get("cookies") or {}
     code = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
     return code if code in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE

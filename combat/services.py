@@ -65,7 +65,6 @@ class LogEntry:
     lines: Sequence[Mapping[str, Any]]
     undo_to: int | None
     undone: bool
-    by_gm: bool
 
 
 @dataclass(frozen=True)
@@ -126,25 +125,16 @@ def _remember(table: Table) -> Table:
 
 
 def _snapshot(encounter: Encounter, state: Any) -> Table:
-    rows = list(
-        encounter.entries.filter(seq__gt=encounter.seq - LOG_WINDOW)
-        .select_related("user")
-        .order_by("seq")
-    )
-    first = rows[0].seq if rows else 0
-    undos = encounter.entries.filter(undo_to__isnull=False, seq__gte=first).values_list(
-        "seq", "undo_to"
-    )
-    steps = [Step(r.seq, (), r.undo_to) for r in rows]
-    steps += [Step(s, (), u) for s, u in undos if s < first]
-    taken_back = undone(sorted(steps, key=lambda s: s.seq))
+    rows = list(encounter.entries.filter(seq__gt=encounter.seq - LOG_WINDOW).order_by("seq"))
+    # An undo only takes back entries between its target and itself, so the undos that touch
+    # the window's entries are in the window too.
+    taken_back = undone(Step(r.seq, (), r.undo_to) for r in rows)
     log = tuple(
         LogEntry(
             seq=r.seq,
             lines=r.command.get("lines", []) if isinstance(r.command, dict) else [],
             undo_to=r.undo_to,
             undone=r.seq in taken_back,
-            by_gm=bool(r.user_id) and r.user_id == encounter.campaign.gm_id,
         )
         for r in rows
     )
@@ -311,7 +301,7 @@ def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy:
         # The policies are part of the snapshot: drop this seq's cached copy, then push.
         with _cache_lock:
             _cache.pop((encounter.pk, seq), None)
-        transaction.on_commit(lambda: publish(encounter_id, seq))
+        transaction.on_commit(lambda: publish(encounter_id, seq, force=True), robust=True)
     answer_automatic_prompts(encounter_id)
 
 
@@ -448,14 +438,14 @@ def _duplicate(encounter: Encounter, command_id: str | None) -> Appended | None:
     return None if seq is None else Appended(seq=seq, duplicate=True)
 
 
-def publish(encounter_id: int, seq: int) -> None:
-    """Tell every socket of the table (in every process) that the log reached `seq`."""
+def publish(encounter_id: int, seq: int, *, force: bool = False) -> None:
+    """Tell every socket of the table (in every process) that the log reached `seq`;
+    `force`: something outside the log changed (an NPC policy), render again anyway."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        f"encounter-{encounter_id}", {"type": "table.changed", "seq": seq}
-    )
+    message = {"type": "table.changed", "seq": seq, "force": force}
+    async_to_sync(layer.group_send)(f"encounter-{encounter_id}", message)
 
 
 def _fold_with_lines(

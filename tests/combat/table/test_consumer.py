@@ -272,3 +272,27 @@ def _prompt_id(pk: int) -> str:
     from combat import services
 
     return str(services.load_table(pk).state.prompts[0].id)
+
+
+async def test_an_npc_policy_change_is_pushed_though_the_log_did_not_move() -> None:
+    party = await ready_party()
+    gm, other_gm_tab = await open_socket(party, party.gm), await open_socket(party, party.gm)
+    await receive(gm)
+    await receive(other_gm_tab)
+    bandit = f"c{party.bandit.pk}"
+    policy = {"type": "policy", "combatant": bandit, "policy": "unik"}
+    await gm.send_to(text_data=json.dumps(policy))
+    view = await receive_until(other_gm_tab, lambda m: m.get("t") == "swap")
+    assert '<option value="unik" selected>' in view["html"]
+    await gm.disconnect()
+    await other_gm_tab.disconnect()
+
+
+async def test_a_player_removed_from_the_campaign_is_cut_off_at_the_next_message() -> None:
+    party = await ready_party()
+    p2 = await open_socket(party, party.p2)
+    await receive(p2)
+    await party.campaign.memberships.filter(user=party.p2).adelete()
+    await p2.send_to(text_data=json.dumps({"type": "sync", "seq": 0}))
+    closed = await p2.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4403}

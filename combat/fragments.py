@@ -7,6 +7,7 @@ them) and other players' prompts never reach a player's context.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from characters.models import Character, CreatureTemplate
 from combat import services
 from combat.rules import Ruleset, RuleViolation, get_ruleset
+from combat.rules.base import Badge, PromptView, fill
 from combat.services import LogEntry, Table, Viewer
 
 REGIONS = (
@@ -89,6 +91,30 @@ class PromptCard:
     cids: dict[str, str] = field(default_factory=dict)
 
 
+def engine_text(template: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
+    """A text the rules made, in the viewer's language: `gettext(template) % params`.
+
+    The rules give a Polish msgid and its values; `fallback` (their Polish text) is shown when
+    there is no msgid or the translation does not format."""
+    if not template:
+        return fallback
+    return fill(_(template), params or {}, fallback or template)
+
+
+def _option_labels(prompt: PromptView) -> list[tuple[str, str]]:
+    """A prompt's (key, label) options with the labels in the viewer's language."""
+    labels = {key: engine_text(msgid, params) for key, msgid, params in prompt.option_templates}
+    return [(key, labels.get(key, label)) for key, label in prompt.options]
+
+
+def _badge(badge: Badge) -> Badge:
+    """A condition badge with its detail ("×2, tury: 3") in the viewer's language."""
+    if not badge.detail_parts:
+        return badge
+    detail = ", ".join(engine_text(template, params) for template, params in badge.detail_parts)
+    return dataclasses.replace(badge, detail=detail)
+
+
 def may_see(viewer: Viewer, combatant: Any) -> bool:
     return viewer.is_gm or not combatant.hidden
 
@@ -123,7 +149,7 @@ def rows(rules: Ruleset, table: Table, viewer: Viewer) -> list[Row]:
                 removable=frozenset(x.key for x in c.conditions) if viewer.is_gm else frozenset(),
                 wound_key=wound_key,
                 wound_label=_(wound_label),
-                badges=rules.condition_badges(state, cid),
+                badges=[_badge(b) for b in rules.condition_badges(state, cid)],
                 hidden=c.hidden,
                 revealed=c.stats_revealed,
                 controlled_by_gm=c.controller is None,
@@ -136,13 +162,15 @@ def rows(rules: Ruleset, table: Table, viewer: Viewer) -> list[Row]:
     return result
 
 
-def log_lines(table: Table, viewer: Viewer) -> list[Line]:
-    """Newest first; secret lines only for the GM; lines about hidden combatants only for
-    the GM too (their names would give them away)."""
+def log_lines(
+    table: Table, viewer: Viewer, entries: Sequence[LogEntry] | None = None
+) -> list[Line]:
+    """Newest first (the table's recent log, or `entries`); secret lines only for the GM;
+    lines about hidden combatants only for the GM too (their names would give them away)."""
     state = table.state
     hidden = {cid for cid, c in state.combatants.items() if c.hidden}
     lines: list[Line] = []
-    for entry in reversed(table.log):
+    for entry in reversed(table.log if entries is None else entries):
         lines += reversed(_entry_lines(entry, viewer, hidden))
     return lines
 
@@ -183,8 +211,8 @@ def prompt_cards(rules: Ruleset, table: Table, viewer: Viewer) -> list[PromptCar
             kind=p.kind,
             actor=p.actor,
             actor_name=c.name,
-            label=p.label,
-            options=p.options,
+            label=engine_text(p.label_template, p.label_params, p.label),
+            options=_option_labels(p),
             deadline=p.deadline,
             mine=mine or (viewer.is_gm and c.controller is None),
             odds=_odds_by_option(rules.prompt_odds(state, p.id)),
@@ -281,7 +309,10 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
         services.authorise(rules, table.state, viewer, parsed)
         odds = rules.attack_odds(table.state, parsed)
     except (ValueError, TypeError, RuleViolation) as exc:
-        message = exc.message if isinstance(exc, RuleViolation) else str(exc)
+        if isinstance(exc, RuleViolation):
+            message = engine_text(exc.template, exc.params, exc.message)
+        else:
+            message = str(exc)
         raise services.Refused("podglad", message) from None
     target = table.state.combatants.get(getattr(parsed, "target", ""))
     ctx = {"odds": odds, "target": target, "oob": True}

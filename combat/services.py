@@ -30,6 +30,7 @@ from characters.models import Campaign, Character, CreatureTemplate
 from combat.log import Step, fold, undone
 from combat.models import Encounter, EncounterEntry
 from combat.rules import Ruleset, RuleViolation, get_ruleset
+from combat.rules.base import fill
 from combat.rules.dice import RNG
 
 LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
@@ -125,19 +126,9 @@ def _remember(table: Table) -> Table:
 
 
 def _snapshot(encounter: Encounter, state: Any) -> Table:
-    rows = list(encounter.entries.filter(seq__gt=encounter.seq - LOG_WINDOW).order_by("seq"))
     # An undo only takes back entries between its target and itself, so the undos that touch
     # the window's entries are in the window too.
-    taken_back = undone(Step(r.seq, (), r.undo_to) for r in rows)
-    log = tuple(
-        LogEntry(
-            seq=r.seq,
-            lines=r.command.get("lines", []) if isinstance(r.command, dict) else [],
-            undo_to=r.undo_to,
-            undone=r.seq in taken_back,
-        )
-        for r in rows
-    )
+    log = _log_entries(encounter.entries.filter(seq__gt=encounter.seq - LOG_WINDOW))
     return Table(
         pk=encounter.pk,
         campaign_id=encounter.campaign_id,
@@ -147,6 +138,25 @@ def _snapshot(encounter: Encounter, state: Any) -> Table:
         state=state,
         npc_policies=dict(encounter.npc_policies or {}),
         log=log,
+    )
+
+
+def full_log(encounter: Encounter) -> tuple[LogEntry, ...]:
+    """Every entry of the encounter's log, oldest first (the log page and its export)."""
+    return _log_entries(encounter.entries.all())
+
+
+def _log_entries(entries: Any) -> tuple[LogEntry, ...]:
+    rows = list(entries.order_by("seq").only("seq", "command", "undo_to"))
+    taken_back = undone(Step(r.seq, (), r.undo_to) for r in rows)
+    return tuple(
+        LogEntry(
+            seq=r.seq,
+            lines=r.command.get("lines", []) if isinstance(r.command, dict) else [],
+            undo_to=r.undo_to,
+            undone=r.seq in taken_back,
+        )
+        for r in rows
     )
 
 
@@ -486,7 +496,12 @@ def _decide(rules: Ruleset, state: Any, command: Any, rng: RNG | None) -> list[A
     try:
         return rules.decide(state, command, rng or _system_rng)
     except RuleViolation as refusal:
-        raise Refused(refusal.code, refusal.message) from None
+        # The rules give a Polish msgid and its values: shown in the viewer's language, or as
+        # the rules said it when the translation does not format.
+        message = refusal.message
+        if refusal.template:
+            message = fill(_(refusal.template), refusal.params, refusal.message)
+        raise Refused(refusal.code, message) from None
 
 
 def authorise(rules: Ruleset, state: Any, viewer: Viewer, command: Any) -> None:

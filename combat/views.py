@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 
 from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
@@ -78,3 +78,22 @@ def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     context = fragments.context(table, viewer, oob=False)
     context["ws_path"] = f"/ws/encounters/{found.pk}/"
     return render(request, "combat/encounter.html", context)
+
+
+@login_required
+def encounter_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole log of an encounter as this viewer may see it; `?format=json` downloads it."""
+    found, viewer = get_encounter_for(request.user, pk)
+    table = services.load_table(found.pk)
+    lines = fragments.log_lines(table, viewer, services.full_log(found))
+    if request.GET.get("format") == "json":
+        data = [
+            {"seq": line.seq, "text": line.text, "kind": line.kind, "rolls": list(line.rolls),
+             "secret": line.secret, "undone": line.undone}
+            for line in reversed(lines)
+        ]  # fmt: skip
+        response = JsonResponse({"encounter": found.name, "lines": data})
+        response["Content-Disposition"] = f'attachment; filename="eleora-{found.pk}-log.json"'
+        return response
+    context = {"table": table, "log": lines, "viewer": viewer}
+    return render(request, "combat/encounter_log.html", context)

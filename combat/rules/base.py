@@ -14,6 +14,25 @@ from typing import Any, Protocol
 from combat.rules.dice import RNG
 
 
+def gettext_noop(s: str) -> str:
+    """Mark a Polish msgid for extraction (makemessages passes --keyword=gettext_noop); no-op.
+
+    Import it under this very name: xgettext finds the strings by the name of the call."""
+    return s
+
+
+def fill(template: str, params: Mapping[str, Any], fallback: str | None = None) -> str:
+    """`template % params`, robustly: a text without `%` is returned as it is (unrelated
+    params or not), and one that does not format (a stray `%`, a missing or mistyped
+    placeholder) gives `fallback`, or the template itself without one."""
+    if "%" not in template:
+        return template
+    try:
+        return template % dict(params)
+    except (KeyError, TypeError, ValueError):
+        return template if fallback is None else fallback
+
+
 @dataclass(frozen=True)
 class StatSpec:
     """One attribute or skill of a sheet: its key, its Polish rule term and its allowed range."""
@@ -35,13 +54,19 @@ class DerivedValue:
 
 
 class RuleViolation(Exception):  # noqa: N818 - a refusal, named as the rules name it
-    """A command the rules refuse. `message` is readable by a player; the state is unchanged."""
+    """A command the rules refuse; the state is unchanged.
+
+    `message` is the Polish msgid template (marked with `gettext_noop`) with `%(name)s`
+    placeholders filled from `params`: `.template` keeps the msgid, `.params` the values (ids
+    for code, names and numbers for the text), and `.message` is the Polish text. The table
+    layer shows `gettext(template) % params`."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
         self.code = code
-        self.message = message
+        self.template = message
         self.params = params
+        self.message = fill(message, params)
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
@@ -62,23 +87,36 @@ class SheetErrors(Exception):  # noqa: N818
 
 @dataclass(frozen=True)
 class LegalAction:
-    """One action or reaction for the UI: whether a character may use it now, and why not."""
+    """One action or reaction for the UI: whether a character may use it now, and why not.
+
+    `label` is Polish; the table shows `gettext(label_template)`, or `label` as it is when
+    there is no msgid. `reason` is the Polish text made of the msgid `reason_template` filled
+    from `reason_params` (the table shows `gettext(reason_template) % reason_params`)."""
 
     key: str
     label: str
     available: bool
     reason: str = ""
     reaction: bool = False
+    label_template: str = field(default="", compare=False)
+    reason_template: str = field(default="", compare=False)
+    reason_params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
 class Badge:
-    """A condition (or similar marker) on a combatant, ready to show: "Krwawienie ×2 (3 tury)"."""
+    """A condition (or similar marker) on a combatant, ready to show: "Krwawienie ×2 (3 tury)".
+
+    `detail` is the Polish text of `detail_parts` joined by ", "; each part is a (msgid
+    template, params) pair, so the table can show `gettext(template) % params` per part."""
 
     key: str
     label: str
     detail: str = ""
     description: str = ""
+    detail_parts: tuple[tuple[str, Mapping[str, Any]], ...] = field(
+        default=(), compare=False, hash=False
+    )
 
 
 @dataclass(frozen=True)
@@ -120,7 +158,11 @@ class PromptView:
     Send the chosen key through `Ruleset.prompt_command`. `attacker` is who attacks in the
     attack this prompt is about; `attack_command` is that attack as a command (for a defender:
     the declared attack, whose odds come from `prompt_odds`, since its pool was fixed at the
-    declaration; for an Atak okazyjny: the attack accepting would make)."""
+    declaration; for an Atak okazyjny: the attack accepting would make).
+
+    `label` and the option labels are Polish text: `label` is the msgid `label_template`
+    filled from `label_params`, and `option_templates` are (key, msgid, params) of the
+    options in their order; the table shows `gettext(msgid) % params`."""
 
     id: str
     kind: str
@@ -130,6 +172,11 @@ class PromptView:
     deadline: float
     attacker: str | None = None
     attack_command: Any | None = None
+    label_template: str = field(default="", compare=False)
+    label_params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    option_templates: tuple[tuple[str, str, Mapping[str, Any]], ...] = field(
+        default=(), compare=False, hash=False
+    )
 
 
 class SimulationSummary(Protocol):

@@ -1,4 +1,5 @@
-"""Small helpers for the table's templates: command ids, answer fields, countdowns."""
+"""Small helpers for the table's templates: command ids, answer fields, countdowns, and the
+texts the rules made shown in the viewer's language."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html, format_html_join
 
-from combat.fragments import new_cid
+from combat.fragments import engine_text, new_cid
 
 register = template.Library()
 
@@ -18,6 +19,14 @@ register = template.Library()
 def cid() -> str:
     """A fresh command id for the form it is rendered into."""
     return new_cid()
+
+
+@register.simple_tag
+def tr(template: str, params: Mapping[str, Any] | None = None, fallback: str = "") -> str:
+    """`{% tr a.reason_template a.reason_params a.reason %}`: a msgid the rules made, in the
+    viewer's language and filled from its params (escaped as any variable); the fallback (the
+    rules' Polish text) when there is no msgid or the translation does not format."""
+    return engine_text(str(template or ""), params, str(fallback or ""))
 
 
 @register.simple_tag

@@ -14,6 +14,7 @@ from combat.rules.base import (
     PromptView,
     RuleViolation,
     StatSpec,
+    gettext_noop,
     register,
 )
 from combat.rules.dice import RNG, pool_size
@@ -226,7 +227,9 @@ class EleoraRuleset:
     ) -> Command:
         prompt = state.prompt(prompt_id)
         if prompt is None:
-            raise RuleViolation("brak_pytania", "To pytanie jest już zamknięte.", prompt=prompt_id)
+            raise RuleViolation(
+                "brak_pytania", gettext_noop("To pytanie jest już zamknięte."), prompt=prompt_id
+            )
         return prompts.prompt_command(state, prompt, option, now)
 
     def prompt_odds(self, state: EncounterState, prompt_id: str) -> AttackOdds | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import Modifier, PoolRoll, pool_size
 from combat.rules.eleora import grid
 from combat.rules.eleora.environment import darkness_modifiers, improvised_modifier
@@ -63,9 +63,19 @@ def weapon_profile(attacker: Combatant, key: str, *, thrown: bool = False) -> We
         return WeaponProfile(UNARMED, "bez broni", WeaponKind.UNARMED, damage, DamageType.STUN)
     weapon = attacker.weapon(key)
     if weapon is None:
-        raise RuleViolation("bron", f"{attacker.name} nie ma broni „{key}”.", weapon=key)
+        raise RuleViolation(
+            "bron",
+            gettext_noop("%(name)s nie ma broni „%(weapon)s”."),
+            weapon=key,
+            name=attacker.name,
+        )
     if thrown and not (weapon.thrown or weapon.ranged):
-        raise RuleViolation("rzut", f"„{weapon.name}” nie jest bronią do rzucania.", weapon=key)
+        raise RuleViolation(
+            "rzut",
+            gettext_noop("„%(name)s” nie jest bronią do rzucania."),
+            weapon=key,
+            name=weapon.name,
+        )
     return _profile(weapon, thrown)
 
 
@@ -153,14 +163,24 @@ def check_attack(
 ) -> None:
     """Refuse an attack the rules do not allow (RuleViolation with the reason)."""
     if target.id == attacker.id:
-        raise RuleViolation("cel", "Nie można zaatakować samego siebie.")
+        raise RuleViolation("cel", gettext_noop("Nie można zaatakować samego siebie."))
     if target.status == "dead":
-        raise RuleViolation("cel", f"{target.name} nie żyje.", target=target.id)
+        raise RuleViolation(
+            "cel", gettext_noop("%(name)s nie żyje."), target=target.id, name=target.name
+        )
     if profile.key != UNARMED and not attacker.holds(profile.key):
-        raise RuleViolation("bron", f"Broń „{profile.label}” nie jest dobyta.", weapon=profile.key)
+        raise RuleViolation(
+            "bron",
+            gettext_noop("Broń „%(name)s” nie jest dobyta."),
+            weapon=profile.key,
+            name=profile.label,
+        )
     if special in MELEE_SPECIALS and profile.ranged:
-        label = SPECIAL_LABELS[special]
-        raise RuleViolation("atak_specjalny", f"{label} to atak wręcz, nie dystansowy.")
+        raise RuleViolation(
+            "atak_specjalny",
+            gettext_noop("%(special)s to atak wręcz, nie dystansowy."),
+            special=SPECIAL_LABELS[special],
+        )
     if profile.ranged:
         _check_ranged(attacker, profile)
     elif (
@@ -168,17 +188,25 @@ def check_attack(
         and target.position
         and not grid.in_reach(attacker.position, target.position)
     ):
-        raise RuleViolation("zasieg", f"{target.name} jest poza zasięgiem broni białej.")
+        raise RuleViolation(
+            "zasieg",
+            gettext_noop("%(name)s jest poza zasięgiem broni białej."),
+            name=target.name,
+        )
     if not opportunity:
         _check_weapon_use(attacker, profile)
 
 
 def _check_ranged(attacker: Combatant, profile: WeaponProfile) -> None:
     if attacker.has("oslepienie"):
-        raise RuleViolation("widocznosc", "Atak dystansowy wymaga widzenia celu (Oślepienie).")
+        raise RuleViolation(
+            "widocznosc", gettext_noop("Atak dystansowy wymaga widzenia celu (Oślepienie).")
+        )
     if profile.key in attacker.unloaded:
         raise RuleViolation(
-            "nienaladowana", f"„{profile.label}” nie jest naładowana: potrzebne Przeładowanie."
+            "nienaladowana",
+            gettext_noop("„%(name)s” nie jest naładowana: potrzebne Przeładowanie."),
+            name=profile.label,
         )
 
 
@@ -192,8 +220,9 @@ def _check_weapon_use(attacker: Combatant, profile: WeaponProfile) -> None:
     if used >= allowed:
         raise RuleViolation(
             "bron_uzyta",
-            f"Tą bronią ({profile.label}) już atakowano w tej turze: jeden atak na broń.",
+            gettext_noop("Tą bronią (%(name)s) już atakowano w tej turze: jeden atak na broń."),
             weapon=profile.key,
+            name=profile.label,
         )
 
 

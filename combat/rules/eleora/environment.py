@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import Modifier
 from combat.rules.eleora.settings import DEFAULT_SETTINGS, TableSettings
 from combat.rules.eleora.sheet import DamageType, Weapon, WeaponKind
@@ -197,7 +197,9 @@ def ignite(
     """Set an object on fire: burns `burning_turns`; again while burning extends it (DEFAULT)."""
     if not _material(obj, materials).flammable:
         raise RuleViolation(
-            "niepalny", f"{obj.key}: przedmiotów żelaznych i kamiennych nie można podpalić."
+            "niepalny",
+            gettext_noop("%(object)s: przedmiotów żelaznych i kamiennych nie można podpalić."),
+            object=obj.key,
         )
     return replace(obj, burning_left=obj.burning_left + settings.burning_turns)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Literal
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, PoolRoll, roll_pool
 from combat.rules.eleora.settings import DEFAULT_SETTINGS, CollisionRounding, TableSettings
 
@@ -144,11 +144,13 @@ def charge(
     steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:], strict=False)}
     if len(steps) > 1:
         raise RuleViolation(
-            "szarza_nie_prosto", "Szarża tylko w linii prostej (rząd, kolumna lub przekątna)."
+            "szarza_nie_prosto",
+            gettext_noop("Szarża tylko w linii prostej (rząd, kolumna lub przekątna)."),
         )
     if target is not None and not adjacent(path[-1], target):
         raise RuleViolation(
-            "szarza_cel", "Atak po Szarży musi być na postać obok pola, na którym skończyłeś ruch."
+            "szarza_cel",
+            gettext_noop("Atak po Szarży musi być na postać obok pola, na którym skończyłeś ruch."),
         )
     metres = len(path) - 1
     bonus = metres // 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import Modifier, PoolRoll
 from combat.rules.eleora.settings import DEFAULT_SETTINGS, TableSettings
 
@@ -101,7 +101,9 @@ def magic_healing(track: HealthTrack, points: int) -> Healing:
     if allowance == 0:
         raise RuleViolation(
             "magiczne_leczenie_wyczerpane",
-            "Magiczne Leczenie osiągnęło poziom Zdrowia: magia nie może już leczyć tej postaci.",
+            gettext_noop(
+                "Magiczne Leczenie osiągnęło poziom Zdrowia: magia nie może już leczyć tej postaci."
+            ),
         )
     healed = min(points, allowance, track.physical + track.stun)
     from_physical = min(healed, track.physical)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora.settings import DEFAULT_SETTINGS, TableSettings
 
@@ -94,7 +94,7 @@ def yield_initiative(current: int, by: int) -> int:
     """Oddanie inicjatywy: the lowered value (by ≥ 1); it stays lowered for the whole combat."""
     if isinstance(by, bool) or not isinstance(by, int) or by < 1:
         raise RuleViolation(
-            "oddanie_inicjatywy", "Inicjatywę można obniżyć o co najmniej 1.", by=by
+            "oddanie_inicjatywy", gettext_noop("Inicjatywę można obniżyć o co najmniej 1."), by=by
         )
     return current - by
 

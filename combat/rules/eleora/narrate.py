@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from combat.rules.base import LogLine, RollView
+from combat.rules.base import LogLine, RollView, gettext_noop
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.attack import SPECIAL_LABELS
@@ -65,12 +65,6 @@ from combat.rules.eleora.events import (
 )
 from combat.rules.eleora.sheet import ATTRIBUTE_LABELS, SKILL_LABELS, DamageType
 from combat.rules.eleora.state import UNARMED, EncounterState
-
-
-def gettext_noop(s: str) -> str:
-    """Mark a msgid for extraction (makemessages passes --keyword=gettext_noop); no-op."""
-    return s
-
 
 Narrator = Callable[[EncounterState, Any], LogLine | None]
 

@@ -7,9 +7,10 @@ simulator alike, so an automatic answer is never one a player could not have giv
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from collections.abc import Mapping
+from typing import Any, Literal, cast
 
-from combat.rules.base import PromptView, RuleViolation
+from combat.rules.base import PromptView, RuleViolation, fill, gettext_noop
 from combat.rules.eleora.attack import (
     SPECIAL_LABELS,
     best_shield,
@@ -43,9 +44,20 @@ REACTIONS: dict[str, tuple[Reaction, ...]] = {
 
 # --- what a combatant may answer --------------------------------------------------------------
 
+# (key, msgid, params) of one answer; its Polish label is `fill(msgid, params)`.
+Option = tuple[str, str, Mapping[str, Any]]
+NONE: Mapping[str, Any] = {}
+
 
 def prompt_options(state: EncounterState, prompt: Prompt) -> tuple[tuple[str, str], ...]:
     """(key, Polish label) of every answer the rules allow now; "no reaction" always last."""
+    return tuple(
+        (key, fill(msgid, params)) for key, msgid, params in option_templates(state, prompt)
+    )
+
+
+def option_templates(state: EncounterState, prompt: Prompt) -> tuple[Option, ...]:
+    """(key, msgid, params) of every answer the rules allow now; "no reaction" always last."""
     actor = state.get(prompt.actor)
     if prompt.kind == "reakcja":
         offered = _defence_options(actor, prompt)
@@ -53,27 +65,32 @@ def prompt_options(state: EncounterState, prompt: Prompt) -> tuple[tuple[str, st
         offered = _opportunity_options(state, actor, prompt)
     else:
         offered = _evade_options(actor)
-    return (*offered, (NO_REACTION, "Nic"))
+    return (*offered, (NO_REACTION, gettext_noop("Nic"), NONE))
 
 
-def _defence_options(actor: Combatant, prompt: Prompt) -> tuple[tuple[str, str], ...]:
+def _defence_options(actor: Combatant, prompt: Prompt) -> tuple[Option, ...]:
     """Parowanie (with the shield it would use), Unik, and both when two reactions are left."""
     if reaction_refusal(actor, defensive=True) is not None:
         return ()
-    options: list[tuple[str, str]] = []
+    options: list[Option] = []
     if "parowanie" in prompt.options:
         _, shield = shield_or_one(actor, None)
-        options.append(("parowanie", f"Parowanie ({shield})" if shield else "Parowanie"))
+        if shield:
+            options.append(
+                ("parowanie", gettext_noop("Parowanie (%(shield)s)"), {"shield": shield})
+            )
+        else:
+            options.append(("parowanie", gettext_noop("Parowanie"), NONE))
     if "unik" in prompt.options:
-        options.append(("unik", "Unik"))
+        options.append(("unik", gettext_noop("Unik"), NONE))
     if len(options) == 2 and actor.reactions_left >= 2:
-        options.append((BOTH, "Parowanie i Unik"))
+        options.append((BOTH, gettext_noop("Parowanie i Unik"), NONE))
     return tuple(options)
 
 
 def _opportunity_options(
     state: EncounterState, actor: Combatant, prompt: Prompt
-) -> tuple[tuple[str, str], ...]:
+) -> tuple[Option, ...]:
     """Atak okazyjny, if the actor may still react and its best melee weapon may strike."""
     target = state.combatants.get(prompt.target or "")
     if target is None or reaction_refusal(actor) is not None:
@@ -83,13 +100,13 @@ def _opportunity_options(
         check_attack(state, actor, target, weapon_profile(actor, weapon), None, opportunity=True)
     except RuleViolation:
         return ()
-    return (("atak_okazyjny", "Atak okazyjny"),)
+    return (("atak_okazyjny", gettext_noop("Atak okazyjny"), NONE),)
 
 
-def _evade_options(actor: Combatant) -> tuple[tuple[str, str], ...]:
+def _evade_options(actor: Combatant) -> tuple[Option, ...]:
     if reaction_refusal(actor, defensive=True) is not None or actor.has("unieruchomienie"):
         return ()
-    return (("ucieczka", "Ucieczka"),)
+    return (("ucieczka", gettext_noop("Ucieczka"), NONE),)
 
 
 # --- the command for an answer ----------------------------------------------------------------
@@ -101,7 +118,9 @@ def prompt_command(state: EncounterState, prompt: Prompt, option: str, now: floa
     An Atak okazyjny strikes with the actor's best melee weapon; Ucieczka off the map needs
     no path (on a map the table adds the squares to the Evade command)."""
     if option not in dict(prompt_options(state, prompt)):
-        raise RuleViolation("reakcja", "Tej reakcji nie można tu użyć.", option=option)
+        raise RuleViolation(
+            "reakcja", gettext_noop("Tej reakcji nie można tu użyć."), option=option
+        )
     actor, pid = prompt.actor, prompt.id
     if prompt.kind == "atak_okazyjny":
         if option == NO_REACTION:
@@ -173,52 +192,81 @@ def open_prompts(state: EncounterState) -> list[PromptView]:
 
 
 def prompt_view(state: EncounterState, prompt: Prompt) -> PromptView:
-    options = prompt_options(state, prompt)
+    templates = option_templates(state, prompt)
+    common: dict[str, Any] = {
+        "id": prompt.id,
+        "kind": prompt.kind,
+        "actor": prompt.actor,
+        "options": tuple((key, fill(msgid, params)) for key, msgid, params in templates),
+        "option_templates": templates,
+        "deadline": prompt.deadline,
+    }
     if prompt.kind == "reakcja":
         attack = state.attack(prompt.attack_id or "")
+        msgid, params = attack_label(state, attack) if attack else (_ATTACK, NONE)
         return PromptView(
-            id=prompt.id,
-            kind=prompt.kind,
-            actor=prompt.actor,
-            label=attack_label(state, attack) if attack else "Atak",
-            options=options,
-            deadline=prompt.deadline,
+            label=fill(msgid, params),
+            label_template=msgid,
+            label_params=params,
             attacker=attack.attacker if attack else None,
             attack_command=declared_attack(attack) if attack else None,
+            **common,
         )
     if prompt.kind == "atak_okazyjny":
         actor = state.get(prompt.actor)
         target = state.combatants.get(prompt.target or "")
-        label = f"Atak okazyjny: {actor.name} → {target.name if target else prompt.target}"
+        params = {
+            "attacker": actor.name,
+            "target": target.name if target else prompt.target,
+            "trigger": prompt.trigger,
+        }
+        msgid = (
+            gettext_noop("Atak okazyjny: %(attacker)s → %(target)s (%(trigger)s)")
+            if prompt.trigger
+            else gettext_noop("Atak okazyjny: %(attacker)s → %(target)s")
+        )
         weapon = best_weapon(actor, opportunity=True)
         return PromptView(
-            id=prompt.id,
-            kind=prompt.kind,
-            actor=prompt.actor,
-            label=f"{label} ({prompt.trigger})" if prompt.trigger else label,
-            options=options,
-            deadline=prompt.deadline,
+            label=fill(msgid, params),
+            label_template=msgid,
+            label_params=params,
             attacker=prompt.actor,
             attack_command=AcceptOpportunity(actor=actor.id, prompt=prompt.id, weapon=weapon),
+            **common,
         )
+    if prompt.trigger:
+        msgid, params = gettext_noop("Ucieczka: %(trigger)s"), {"trigger": prompt.trigger}
+    else:
+        msgid, params = gettext_noop("Ucieczka: atak obszarowy"), {}
     return PromptView(
-        id=prompt.id,
-        kind=prompt.kind,
-        actor=prompt.actor,
-        label=f"Ucieczka: {prompt.trigger or 'atak obszarowy'}",
-        options=options,
-        deadline=prompt.deadline,
+        label=fill(msgid, params), label_template=msgid, label_params=params, **common
     )
 
 
-def attack_label(state: EncounterState, attack: PendingAttack) -> str:
-    """ "Atak: Wilk 1 → Radosław (Kły)", with the special attack if any."""
-    what = "bez broni" if attack.weapon == UNARMED else attack.weapon
-    if attack.special:
-        what = f"{what}, {SPECIAL_LABELS.get(attack.special, attack.special)}"
-    kind = "Atak okazyjny" if attack.opportunity else "Atak"
-    attacker, target = state.get(attack.attacker).name, state.get(attack.target).name
-    return f"{kind}: {attacker} → {target} ({what})"
+_ATTACK = gettext_noop("Atak")
+
+
+def attack_label(state: EncounterState, attack: PendingAttack) -> tuple[str, dict[str, Any]]:
+    """ "Atak: Wilk 1 → Radosław (Kły)", with the special attack if any, as a msgid and its
+    params. The kind (Atak, Atak okazyjny) and the special attack are rule terms, kept Polish
+    in every language."""
+    params: dict[str, Any] = {
+        "kind": "Atak okazyjny" if attack.opportunity else "Atak",
+        "attacker": state.get(attack.attacker).name,
+        "target": state.get(attack.target).name,
+        "weapon": attack.weapon,
+        "special": SPECIAL_LABELS.get(attack.special, attack.special) if attack.special else "",
+    }
+    unarmed = attack.weapon == UNARMED
+    if attack.special and unarmed:
+        msgid = gettext_noop("%(kind)s: %(attacker)s → %(target)s (bez broni, %(special)s)")
+    elif attack.special:
+        msgid = gettext_noop("%(kind)s: %(attacker)s → %(target)s (%(weapon)s, %(special)s)")
+    elif unarmed:
+        msgid = gettext_noop("%(kind)s: %(attacker)s → %(target)s (bez broni)")
+    else:
+        msgid = gettext_noop("%(kind)s: %(attacker)s → %(target)s (%(weapon)s)")
+    return msgid, params
 
 
 def declared_attack(attack: PendingAttack) -> DeclareAttack:

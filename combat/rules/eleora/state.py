@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import Modifier
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.codec import from_data, to_data
@@ -188,7 +188,9 @@ class EncounterState:
             return self.combatants[combatant_id]
         except KeyError:
             raise RuleViolation(
-                "unknown_combatant", f"Nie ma takiej postaci: {combatant_id}", id=combatant_id
+                "unknown_combatant",
+                gettext_noop("Nie ma takiej postaci: %(id)s"),
+                id=combatant_id,
             ) from None
 
     def put(self, combatant: Combatant) -> EncounterState:

@@ -110,3 +110,27 @@ def test_a_player_sees_their_own_reactions_out_of_turn_and_the_actions_of_their_
     assert 'value="drop_item"' in mine and 'value="declare_attack"' in mine
     assert 'value="drop_item"' not in other and 'value="declare_attack"' not in other
     assert "Nie ma broni do przeładowania." in mine  # a disabled action says why
+
+
+def test_the_whole_log_and_its_download_hold_only_what_the_viewer_may_see() -> None:
+    party = make_party()
+    start(party)
+    for n in range(services.LOG_WINDOW + 5):  # more than the table page shows
+        secret = n == 0
+        label = "Tajny rzut MG" if secret else f"rzut {n}"
+        services.run_command(
+            party.encounter.pk,
+            {"type": "gm_roll", "dice": 1, "label": label, "secret": secret},
+            viewer=party.gm_viewer,
+        )
+    url = reverse("encounter-log", args=[party.encounter.pk])
+    gm_page = client_for(party.gm).get(url).content.decode()
+    player_page = client_for(party.p1).get(url).content.decode()
+    assert "Tajny rzut MG" in gm_page and "Tajny rzut MG" not in player_page
+    assert "Do walki dołącza: Radosław" in player_page  # the first entries are there too
+    download = client_for(party.p1).get(url, {"format": "json"})
+    assert download["Content-Disposition"].startswith("attachment")
+    texts = [line["text"] for line in download.json()["lines"]]
+    assert not any("Tajny rzut MG" in t for t in texts)
+    assert texts[0].startswith("Do walki dołącza")  # oldest first
+    assert client_for(make_user("obcy")).get(url).status_code == 404

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora import grid
 from combat.rules.eleora.attack import is_critical
@@ -94,7 +94,7 @@ OTHER_ACTIONS = (
 def decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:
     """The events a command causes, consequences included; RuleViolation if the rules refuse."""
     if command.gm_only and command.actor != GM:
-        raise RuleViolation("tylko_mg", "Tylko Mistrz Gry może to zrobić.")
+        raise RuleViolation("tylko_mg", gettext_noop("Tylko Mistrz Gry może to zrobić."))
     if not command.gm_only and command.actor != GM:
         state.get(command.actor)
     _check_frenzy(state, command)
@@ -190,7 +190,11 @@ def _dispatch_gm(state: EncounterState, command: Command, rng: RNG) -> list[Even
             return gm.declare_area_attack(state, command)
         case JoinCombat():
             return gm.join_combat(state, command, rng)
-    raise RuleViolation("nieznane_polecenie", f"Nieznane polecenie: {type(command).__name__}.")
+    raise RuleViolation(
+        "nieznane_polecenie",
+        gettext_noop("Nieznane polecenie: %(command)s."),
+        command=type(command).__name__,
+    )
 
 
 def _check_frenzy(state: EncounterState, command: Command) -> None:
@@ -203,7 +207,10 @@ def _check_frenzy(state: EncounterState, command: Command) -> None:
     elif isinstance(command, OTHER_ACTIONS):
         raise RuleViolation(
             "szal",
-            "Szał: pierwsza akcja w turze musi być Atakiem (albo Szarżą do najbliższej postaci).",
+            gettext_noop(
+                "Szał: pierwsza akcja w turze musi być Atakiem (albo Szarżą do najbliższej "
+                "postaci)."
+            ),
         )
 
 
@@ -219,7 +226,9 @@ def _check_frenzy_charge(state: EncounterState, actor_id: str, command: Move) ->
     nearest = min(grid.distance(actor.position, p) for p in others)
     targets = [p for p in others if grid.distance(actor.position, p) == nearest]
     if not any(grid.adjacent(command.path[-1], p) for p in targets):
-        raise RuleViolation("szal", "Szał: Szarża musi skończyć się obok najbliższej postaci.")
+        raise RuleViolation(
+            "szal", gettext_noop("Szał: Szarża musi skończyć się obok najbliższej postaci.")
+        )
 
 
 # --- consequences -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ refused action leaves nothing behind.
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora import initiative
 from combat.rules.eleora.attack import shield_or_one, skill_pool
@@ -59,13 +59,14 @@ def aim(state: EncounterState, cmd: Aim) -> list[Event]:
     c = _act(state, cmd.actor)
     target = state.get(cmd.target)
     if target.id == c.id:
-        raise RuleViolation("cel", "Celować można tylko w inną postać.")
+        raise RuleViolation("cel", gettext_noop("Celować można tylko w inną postać."))
     cap = state.settings.aim_cap
     if c.aim.get(target.id, 0) + target.stacks("odsloniecie") >= cap:
         raise RuleViolation(
             "limit_celowania",
-            f"Celowanie: osiągnięto limit +{cap} (Celowanie i Odsłonięcie razem).",
+            gettext_noop("Celowanie: osiągnięto limit +%(cap)s (Celowanie i Odsłonięcie razem)."),
             target=target.id,
+            cap=cap,
         )
     return [
         ActionSpent(actor=c.id, action="celowanie", detail=target.id),
@@ -77,7 +78,7 @@ def incantation(state: EncounterState, cmd: Incantation) -> list[Event]:
     """Inkantacja: one more part of a spell (provokes Atak okazyjny)."""
     c = _act(state, cmd.actor)
     if not cmd.spell.strip():
-        raise RuleViolation("zaklecie", "Podaj nazwę zaklęcia.")
+        raise RuleViolation("zaklecie", gettext_noop("Podaj nazwę zaklęcia."))
     parts = c.spell_parts.get(cmd.spell, 0) + 1
     return [
         ActionSpent(actor=c.id, action="inkantacja", detail=cmd.spell),
@@ -89,7 +90,7 @@ def give_order(state: EncounterState, cmd: GiveOrder) -> list[Event]:
     """Komenda: one order to the animal companion(s); the GM plays it out."""
     c = _act(state, cmd.actor)
     if not cmd.order.strip():
-        raise RuleViolation("komenda", "Podaj treść komendy.")
+        raise RuleViolation("komenda", gettext_noop("Podaj treść komendy."))
     return [ActionSpent(actor=c.id, action="komenda"), Note(actor=c.id, text=cmd.order)]
 
 
@@ -116,11 +117,22 @@ def reload(state: EncounterState, cmd: Reload) -> list[Event]:
     c = _act(state, cmd.actor)
     weapon = c.weapon(cmd.weapon)
     if weapon is None:
-        raise RuleViolation("bron", f"{c.name} nie ma broni „{cmd.weapon}”.")
+        raise RuleViolation(
+            "bron",
+            gettext_noop("%(name)s nie ma broni „%(weapon)s”."),
+            name=c.name,
+            weapon=cmd.weapon,
+        )
     if weapon.reload_actions <= 0:
-        raise RuleViolation("przeladowanie", f"„{weapon.name}” nie wymaga przeładowania.")
+        raise RuleViolation(
+            "przeladowanie",
+            gettext_noop("„%(weapon)s” nie wymaga przeładowania."),
+            weapon=weapon.name,
+        )
     if weapon.name not in c.unloaded:
-        raise RuleViolation("naladowana", f"„{weapon.name}” jest już naładowana.")
+        raise RuleViolation(
+            "naladowana", gettext_noop("„%(weapon)s” jest już naładowana."), weapon=weapon.name
+        )
     progress = c.reload_progress.get(weapon.name, 0) + 1
     return [
         ActionSpent(actor=c.id, action="przeladowanie", detail=weapon.name),
@@ -145,7 +157,11 @@ def guard(state: EncounterState, cmd: Guard) -> list[Event]:
     bonus, shield = shield_or_one(c, cmd.shield)
     if cmd.shield is not None and shield is None:
         raise RuleViolation(
-            "tarcza", f"Tarcza „{cmd.shield}” niedostępna (nie trzymana lub już użyta w tej turze)."
+            "tarcza",
+            gettext_noop(
+                "Tarcza „%(shield)s” niedostępna (nie trzymana lub już użyta w tej turze)."
+            ),
+            shield=cmd.shield,
         )
     return [
         ActionSpent(actor=c.id, action="zaslona"),
@@ -157,12 +173,22 @@ def draw(state: EncounterState, cmd: Draw) -> list[Event]:
     """Dobycie: draw or stow one item, or pick up a dropped weapon or projectile."""
     c = _act(state, cmd.actor)
     if not cmd.item.strip():
-        raise RuleViolation("przedmiot", "Podaj przedmiot.")
+        raise RuleViolation("przedmiot", gettext_noop("Podaj przedmiot."))
     holding = c.holds(cmd.item)
     if cmd.mode == "schowaj" and not holding:
-        raise RuleViolation("przedmiot", f"{c.name} nie trzyma „{cmd.item}”.")
+        raise RuleViolation(
+            "przedmiot",
+            gettext_noop("%(name)s nie trzyma „%(item)s”."),
+            name=c.name,
+            item=cmd.item,
+        )
     if cmd.mode != "schowaj" and holding:
-        raise RuleViolation("przedmiot", f"{c.name} już trzyma „{cmd.item}”.")
+        raise RuleViolation(
+            "przedmiot",
+            gettext_noop("%(name)s już trzyma „%(item)s”."),
+            name=c.name,
+            item=cmd.item,
+        )
     return [
         ActionSpent(actor=c.id, action="dobycie", detail=cmd.mode),
         ItemMoved(combatant=c.id, item=cmd.item, held=cmd.mode != "schowaj"),
@@ -173,7 +199,9 @@ def stand_up(state: EncounterState, cmd: StandUp) -> list[Event]:
     """Wstanie z Powalenia: costs a Ruch action."""
     c = _act(state, cmd.actor)
     if not c.has("powalenie"):
-        raise RuleViolation("nie_lezy", f"Postać {c.name} nie jest Powalona.")
+        raise RuleViolation(
+            "nie_lezy", gettext_noop("Postać %(name)s nie jest Powalona."), name=c.name
+        )
     return [
         ActionSpent(actor=c.id, action="ruch", detail="wstanie"),
         ConditionRemoved(combatant=c.id, key="powalenie"),
@@ -185,10 +213,12 @@ def steer(state: EncounterState, cmd: Steer, rng: RNG) -> list[Event]:
     c = _act(state, cmd.actor)
     require_heroism(c, cmd.heroism)
     if not c.mounted:
-        raise RuleViolation("bez_wierzchowca", "Sterowanie wymaga wierzchowca lub pojazdu.")
+        raise RuleViolation(
+            "bez_wierzchowca", gettext_noop("Sterowanie wymaga wierzchowca lub pojazdu.")
+        )
     difficulty = require_difficulty(cmd.difficulty, "Sterowanie")
     if cmd.pace < 0:
-        raise RuleViolation("tempo", "Tempo nie może być ujemne.")
+        raise RuleViolation("tempo", gettext_noop("Tempo nie może być ujemne."))
     batch = Batch(state).add(ActionSpent(actor=c.id, action="sterowanie"))
     pool = skill_pool(state, c, "jezdziectwo", heroism=cmd.heroism)
     roll = roll_test(batch, rng, c.id, "jezdziectwo", pool, difficulty)

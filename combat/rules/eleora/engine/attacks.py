@@ -6,7 +6,7 @@ resolves at once. Ataki okazyjne, Ucieczka from area attacks and expiry work the
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, roll_pool
 from combat.rules.eleora import grid
 from combat.rules.eleora.attack import (
@@ -272,15 +272,21 @@ def find_prompt(
     elif kind is None and any(p.kind == "reakcja" for p in mine):
         mine = [p for p in mine if p.kind == "reakcja"]
     if not mine:
-        raise RuleViolation("brak_pytania", "Nie ma pytania o reakcję dla tej postaci.")
+        raise RuleViolation(
+            "brak_pytania", gettext_noop("Nie ma pytania o reakcję dla tej postaci.")
+        )
     if len(mine) > 1 and prompt_id is None:
-        raise RuleViolation("ktore_pytanie", "Kilka pytań czeka: wskaż, na które odpowiadasz.")
+        raise RuleViolation(
+            "ktore_pytanie", gettext_noop("Kilka pytań czeka: wskaż, na które odpowiadasz.")
+        )
     return mine[0]
 
 
 def require_in_time(prompt: Prompt, now: float) -> None:
     if now > prompt.deadline:
-        raise RuleViolation("po_czasie", "Czas na reakcję minął.", deadline=prompt.deadline)
+        raise RuleViolation(
+            "po_czasie", gettext_noop("Czas na reakcję minął."), deadline=prompt.deadline
+        )
 
 
 def choose_reaction(state: EncounterState, cmd: ChooseReaction, rng: RNG) -> list[Event]:
@@ -290,11 +296,13 @@ def choose_reaction(state: EncounterState, cmd: ChooseReaction, rng: RNG) -> lis
     require_in_time(prompt, cmd.now)
     if prompt.kind != "reakcja":
         if cmd.reactions:
-            raise RuleViolation("reakcja", "Na to pytanie odpowiada się inną reakcją.")
+            raise RuleViolation(
+                "reakcja", gettext_noop("Na to pytanie odpowiada się inną reakcją.")
+            )
         return [PromptClosed(prompt=prompt.id)]
     chosen = tuple(dict.fromkeys(cmd.reactions))
     if len(chosen) != len(cmd.reactions) or not set(chosen) <= set(prompt.options):
-        raise RuleViolation("reakcja", "Tej reakcji nie można tu użyć.")
+        raise RuleViolation("reakcja", gettext_noop("Tej reakcji nie można tu użyć."))
     defender = state.get(cmd.actor)
     require_heroism(defender, cmd.heroism)
     batch = Batch(state)
@@ -304,7 +312,9 @@ def choose_reaction(state: EncounterState, cmd: ChooseReaction, rng: RNG) -> lis
     if chosen:
         defender = require_reaction(state, cmd.actor, defensive=True)
         if len(chosen) > defender.reactions_left:
-            raise RuleViolation("brak_reakcji", "Brak reakcji: za mało reakcji na obie naraz.")
+            raise RuleViolation(
+                "brak_reakcji", gettext_noop("Brak reakcji: za mało reakcji na obie naraz.")
+            )
         if "parowanie" in chosen:
             bonus, shield = _parry(defender, cmd.shield)
         for reaction in chosen:
@@ -327,7 +337,11 @@ def _parry(defender: Combatant, shield: str | None) -> tuple[int, str | None]:
     bonus, used = shield_or_one(defender, shield)
     if shield is not None and used is None:
         raise RuleViolation(
-            "tarcza", f"Tarcza „{shield}” niedostępna (nie trzymana lub już użyta w tej turze)."
+            "tarcza",
+            gettext_noop(
+                "Tarcza „%(shield)s” niedostępna (nie trzymana lub już użyta w tej turze)."
+            ),
+            shield=shield,
         )
     return bonus, used
 

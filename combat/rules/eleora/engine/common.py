@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, PoolRoll, roll_pool
 from combat.rules.eleora import grid
 from combat.rules.eleora.attack import is_critical
@@ -34,9 +34,9 @@ class Batch:
 def require_active(state: EncounterState) -> None:
     """Refuse anything but setup commands before the fight and after it."""
     if state.phase == "setup":
-        raise RuleViolation("przed_walka", "Walka jeszcze się nie zaczęła.")
+        raise RuleViolation("przed_walka", gettext_noop("Walka jeszcze się nie zaczęła."))
     if state.phase == "ended":
-        raise RuleViolation("po_walce", "Walka już się skończyła.")
+        raise RuleViolation("po_walce", gettext_noop("Walka już się skończyła."))
 
 
 def require_action(state: EncounterState, actor_id: str) -> Combatant:
@@ -45,48 +45,66 @@ def require_action(state: EncounterState, actor_id: str) -> Combatant:
     c = state.get(actor_id)
     if state.current != actor_id:
         now = state.combatants.get(state.current or "")
-        who = f": teraz działa {now.name}" if now else ""
-        raise RuleViolation("nie_twoja_tura", f"Nie twoja tura{who}.", current=state.current)
+        if now is None:
+            raise RuleViolation(
+                "nie_twoja_tura", gettext_noop("Nie twoja tura."), current=state.current
+            )
+        raise RuleViolation(
+            "nie_twoja_tura",
+            gettext_noop("Nie twoja tura: teraz działa %(name)s."),
+            current=state.current,
+            name=now.name,
+        )
     require_conscious(c)
     if c.has("paraliz"):
-        raise RuleViolation("paraliz", "Paraliż: brak akcji i reakcji.")
+        raise RuleViolation("paraliz", gettext_noop("Paraliż: brak akcji i reakcji."))
     if c.actions_left <= 0:
-        raise RuleViolation("brak_akcji", _no_actions(state), actor=actor_id)
+        if state.phase == "surprise":
+            message = gettext_noop("Brak akcji: w turze zaskoczenia przysługuje jedna akcja.")
+        elif state.settings.actions_per_turn == 2:
+            message = gettext_noop("Brak akcji: wykorzystano obie akcje w tej turze.")
+        else:
+            message = gettext_noop("Brak akcji: wykorzystano wszystkie akcje w tej turze.")
+        raise RuleViolation("brak_akcji", message, actor=actor_id)
     return c
-
-
-def _no_actions(state: EncounterState) -> str:
-    if state.phase == "surprise":
-        return "Brak akcji: w turze zaskoczenia przysługuje jedna akcja."
-    if state.settings.actions_per_turn == 2:
-        return "Brak akcji: wykorzystano obie akcje w tej turze."
-    return "Brak akcji: wykorzystano wszystkie akcje w tej turze."
 
 
 def require_conscious(c: Combatant) -> None:
     if c.status == "dead":
-        raise RuleViolation("martwa", f"{c.name} nie żyje.", actor=c.id)
+        raise RuleViolation("martwa", gettext_noop("%(name)s nie żyje."), actor=c.id, name=c.name)
     if c.status == "unconscious":
-        raise RuleViolation("nieprzytomna", f"Postać {c.name} jest nieprzytomna.", actor=c.id)
+        raise RuleViolation(
+            "nieprzytomna",
+            gettext_noop("Postać %(name)s jest nieprzytomna."),
+            actor=c.id,
+            name=c.name,
+        )
 
 
 def reaction_refusal(c: Combatant, *, defensive: bool = False) -> RuleViolation | None:
     """Why `c` cannot react now (None: it can)."""
     if c.status != "active":
-        return RuleViolation("nieprzytomna", f"Postać {c.name} jest wyłączona z walki.")
+        return RuleViolation(
+            "nieprzytomna", gettext_noop("Postać %(name)s jest wyłączona z walki."), name=c.name
+        )
     if c.has("paraliz"):
-        return RuleViolation("paraliz", "Paraliż: brak akcji i reakcji.")
+        return RuleViolation("paraliz", gettext_noop("Paraliż: brak akcji i reakcji."))
     if not c.has_acted:
         return RuleViolation(
             "przed_pierwsza_tura",
-            "Brak reakcji: reakcje są dostępne od pierwszej tury postaci (lub akcji w turze "
-            "zaskoczenia).",
+            gettext_noop(
+                "Brak reakcji: reakcje są dostępne od pierwszej tury postaci (lub akcji w turze "
+                "zaskoczenia)."
+            ),
         )
     if c.reactions_left <= 0:
-        return RuleViolation("brak_reakcji", "Brak reakcji: reakcja w tej turze już wykorzystana.")
+        return RuleViolation(
+            "brak_reakcji", gettext_noop("Brak reakcji: reakcja w tej turze już wykorzystana.")
+        )
     if defensive and is_surprised(c):
         return RuleViolation(
-            "zaskoczenie", "Zaskoczenie: brak reakcji obronnych (Parowanie, Ucieczka, Unik)."
+            "zaskoczenie",
+            gettext_noop("Zaskoczenie: brak reakcji obronnych (Parowanie, Ucieczka, Unik)."),
         )
     return None
 
@@ -110,7 +128,10 @@ def require_no_prompts(state: EncounterState) -> None:
     if state.prompts:
         names = ", ".join(dict.fromkeys(state.get(p.actor).name for p in state.prompts))
         raise RuleViolation(
-            "czekamy_na_reakcje", f"Czekamy na reakcję: {names}.", prompts=len(state.prompts)
+            "czekamy_na_reakcje",
+            gettext_noop("Czekamy na reakcję: %(names)s."),
+            prompts=len(state.prompts),
+            names=names,
         )
 
 
@@ -119,7 +140,13 @@ def require_near(state: EncounterState, actor: Combatant, other: Combatant, what
     if other.id == actor.id or actor.position is None or other.position is None:
         return
     if not grid.adjacent(actor.position, other.position):
-        raise RuleViolation("nie_obok", f"{what}: {other.name} musi być obok.", target=other.id)
+        raise RuleViolation(
+            "nie_obok",
+            gettext_noop("%(what)s: %(name)s musi być obok."),
+            target=other.id,
+            what=what,
+            name=other.name,
+        )
 
 
 def deadline(state: EncounterState, now: float) -> float:
@@ -163,10 +190,12 @@ def roll_test(
 
 def require_heroism(c: Combatant, heroism: bool) -> None:
     if heroism and c.heroism_dice <= 0:
-        raise RuleViolation("brak_heroizmu", "Brak Kostek Heroizmu (Inspiracja).")
+        raise RuleViolation("brak_heroizmu", gettext_noop("Brak Kostek Heroizmu (Inspiracja)."))
 
 
 def require_difficulty(value: int | None, what: str) -> int:
     if value is None or value < 0:
-        raise RuleViolation("trudnosc", f"{what}: podaj trudność (0 lub więcej).")
+        raise RuleViolation(
+            "trudnosc", gettext_noop("%(what)s: podaj trudność (0 lub więcej)."), what=what
+        )
     return value

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, roll_pool
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid
@@ -54,7 +54,7 @@ MAX_GM_DICE = 60
 
 def _non_negative(*values: int) -> None:
     if any(v < 0 for v in values):
-        raise RuleViolation("ujemne", "Wartości nie mogą być ujemne.")
+        raise RuleViolation("ujemne", gettext_noop("Wartości nie mogą być ujemne."))
 
 
 def edit_health(state: EncounterState, cmd: EditHealth) -> list[Event]:
@@ -86,7 +86,7 @@ def heal(state: EncounterState, cmd: Heal) -> list[Event]:
     """Healing; by magic only up to the Magiczne Leczenie limit (healing.magic_healing)."""
     c = state.get(cmd.target)
     if cmd.amount <= 0:
-        raise RuleViolation("leczenie", "Leczenie musi być dodatnie.")
+        raise RuleViolation("leczenie", gettext_noop("Leczenie musi być dodatnie."))
     if not cmd.magic:
         physical, stun = split_healing(c, cmd.amount)
         return [HealthChanged(combatant=c.id, physical=physical, stun=stun, reason="leczenie")]
@@ -108,15 +108,21 @@ def add_condition(state: EncounterState, cmd: AddCondition) -> list[Event]:
     c = state.get(cmd.target)
     spec = cond.SPECS.get(cmd.condition)
     if spec is None or spec.derived:
-        raise RuleViolation("przypadlosc", f"Nieznana przypadłość: {cmd.condition}.")
+        raise RuleViolation(
+            "przypadlosc",
+            gettext_noop("Nieznana przypadłość: %(condition)s."),
+            condition=cmd.condition,
+        )
     if cmd.stacks < 1 or (cmd.turns is not None and cmd.turns < 1):
-        raise RuleViolation("przypadlosc", "Liczba stosów i tur musi być dodatnia.")
+        raise RuleViolation("przypadlosc", gettext_noop("Liczba stosów i tur musi być dodatnia."))
     limit = spec.max_stacks(state.settings)
     if spec.stacking in ("stack", "per_source") and c.stacks(spec.key) + cmd.stacks > limit:
         raise RuleViolation(
             "limit_stosow",
-            f"{spec.label}: najwyżej {limit} (ma już {c.stacks(spec.key)}).",
+            gettext_noop("%(condition)s: najwyżej %(limit)s (ma już %(stacks)s)."),
             limit=limit,
+            condition=spec.label,
+            stacks=c.stacks(spec.key),
         )
     turns = cmd.turns if cmd.turns is not None else spec.duration(state.settings)
     instance = ConditionInstance(
@@ -135,7 +141,9 @@ def remove_condition(state: EncounterState, cmd: RemoveCondition) -> list[Event]
     c = state.get(cmd.target)
     present = any(x.key == cmd.condition and cmd.source in (None, x.source) for x in c.conditions)
     if not present:
-        raise RuleViolation("przypadlosc", f"{c.name} nie ma tej przypadłości.")
+        raise RuleViolation(
+            "przypadlosc", gettext_noop("%(name)s nie ma tej przypadłości."), name=c.name
+        )
     return [ConditionRemoved(combatant=c.id, key=cmd.condition, source=cmd.source)]
 
 
@@ -150,7 +158,7 @@ def reveal_stats(state: EncounterState, cmd: RevealStats) -> list[Event]:
 def gm_roll(state: EncounterState, cmd: GMRoll, rng: RNG) -> list[Event]:
     """Any pool the GM rolls; a secret one is shown to the GM only."""
     if not 0 <= cmd.dice <= MAX_GM_DICE:
-        raise RuleViolation("pula", f"Pula od 0 do {MAX_GM_DICE} kości.")
+        raise RuleViolation("pula", gettext_noop("Pula od 0 do %(most)s kości."), most=MAX_GM_DICE)
     label = cmd.label or "Rzut MG"
     roll = roll_pool(rng, (Modifier(cmd.dice, label),), state.settings.success_faces)
     return [GMRolled(label=label, roll=roll, secret=cmd.secret)]
@@ -161,7 +169,12 @@ def place_combatant(state: EncounterState, cmd: PlaceCombatant) -> list[Event]:
     if cmd.to is not None:
         taken = [o for o in state.combatants.values() if o.position == cmd.to and o.id != c.id]
         if taken:
-            raise RuleViolation("zajete", f"Pole {cmd.to} zajmuje {taken[0].name}.")
+            raise RuleViolation(
+                "zajete",
+                gettext_noop("Pole %(square)s zajmuje %(name)s."),
+                square=str(cmd.to),
+                name=taken[0].name,
+            )
     return [CombatantPlaced(combatant=c.id, to=cmd.to)]
 
 
@@ -174,7 +187,9 @@ def offer_opportunity(state: EncounterState, cmd: OfferOpportunity) -> list[Even
     require_active(state)
     attacker, target = state.get(cmd.attacker), state.get(cmd.target)
     if attacker.side == target.side or attacker.id == target.id:
-        raise RuleViolation("atak_okazyjny", "Atak okazyjny przysługuje przeciw wrogowi.")
+        raise RuleViolation(
+            "atak_okazyjny", gettext_noop("Atak okazyjny przysługuje przeciw wrogowi.")
+        )
     refusal = reaction_refusal(attacker)
     if refusal is not None:
         raise refusal
@@ -230,11 +245,17 @@ def join_combat(state: EncounterState, cmd: JoinCombat, rng: RNG) -> list[Event]
         c = combatant_from_dict(cmd.combatant)
     except ValueError as exc:
         # The Polish message only; the technical (English) detail goes to the params.
-        raise RuleViolation("postac", "Błędne dane postaci.", detail=str(exc)) from None
+        raise RuleViolation(
+            "postac", gettext_noop("Błędne dane postaci."), detail=str(exc)
+        ) from None
     if c.id in state.combatants or c.id == GM:
-        raise RuleViolation("postac", f"Postać o id „{c.id}” już jest w walce.")
+        raise RuleViolation(
+            "postac", gettext_noop("Postać o id „%(id)s” już jest w walce."), id=c.id
+        )
     if c.position is not None and any(o.position == c.position for o in state.combatants.values()):
-        raise RuleViolation("zajete", f"Pole {c.position} jest zajęte.")
+        raise RuleViolation(
+            "zajete", gettext_noop("Pole %(square)s jest zajęte."), square=str(c.position)
+        )
     if state.phase in ACTIVE_PHASES:
         intuicja = c.sheet.attribute("intuicja")
         try:
@@ -244,6 +265,8 @@ def join_combat(state: EncounterState, cmd: JoinCombat, rng: RNG) -> list[Event]
                 else supplied_initiative(c.id, cmd.roll, intuicja)
             )
         except ValueError:
-            raise RuleViolation("inicjatywa", "Inicjatywa to dwie kości k6 (1–6).") from None
+            raise RuleViolation(
+                "inicjatywa", gettext_noop("Inicjatywa to dwie kości k6 (1–6).")
+            ) from None
         c = replace(c, initiative=roll.total, initiative_roll=roll.faces)
     return [CombatantJoined(combatant=c)]

@@ -3,7 +3,7 @@ not answers to an attack: Wyzwolenie, Przepuszczenie, Upuszczenie."""
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora.attack import skill_pool, test_pool
 from combat.rules.eleora.commands import BreakFree, DropItem, Interact, LetPass
@@ -32,10 +32,16 @@ from combat.rules.eleora.events import (
 from combat.rules.eleora.maiming import resolve_maiming
 from combat.rules.eleora.state import Combatant, EncounterState
 
+# The condition an interaction needs on its target, and the refusal when the target lacks it.
 _NEEDS_TARGET_CONDITION = {
-    "ugaszenie": ("podpalenie", "nie płonie"),
-    "tamowanie": ("krwawienie", "nie krwawi"),
-    "podniesienie": ("powalenie", "nie jest Powalona"),
+    "ugaszenie": "podpalenie",
+    "tamowanie": "krwawienie",
+    "podniesienie": "powalenie",
+}
+_WITHOUT_CONDITION = {
+    "podpalenie": gettext_noop("%(name)s nie płonie."),
+    "krwawienie": gettext_noop("%(name)s nie krwawi."),
+    "powalenie": gettext_noop("%(name)s nie jest Powalona."),
 }
 
 
@@ -46,10 +52,11 @@ def interact(state: EncounterState, cmd: Interact, rng: RNG) -> list[Event]:
     require_heroism(c, cmd.heroism)
     target = state.get(cmd.target or cmd.actor)
     require_near(state, c, target, "Interakcja")
-    if cmd.kind in _NEEDS_TARGET_CONDITION:
-        key, missing = _NEEDS_TARGET_CONDITION[cmd.kind]
-        if not target.has(key):
-            raise RuleViolation("interakcja", f"{target.name} {missing}.", target=target.id)
+    key = _NEEDS_TARGET_CONDITION.get(cmd.kind)
+    if key is not None and not target.has(key):
+        raise RuleViolation(
+            "interakcja", _WITHOUT_CONDITION[key], target=target.id, name=target.name
+        )
     batch = Batch(state).add(ActionSpent(actor=c.id, action="interakcja", detail=cmd.kind))
     match cmd.kind:
         case "ugaszenie":
@@ -81,9 +88,11 @@ def _staunch(batch: Batch, rng: RNG, medic: Combatant, target: Combatant, herois
 def _free(batch: Batch, rng: RNG, c: Combatant, target: Combatant, cmd: Interact) -> None:
     """Wyrwanie (own Siła test, no erosion) or help breaking free (works as Wyzwolenie)."""
     if cmd.kind == "wyrwanie" and target.id != c.id:
-        raise RuleViolation("wyrwanie", "Wyrwanie wykonuje sama Unieruchomiona postać.")
+        raise RuleViolation(
+            "wyrwanie", gettext_noop("Wyrwanie wykonuje sama Unieruchomiona postać.")
+        )
     if cmd.kind == "pomoc_w_wyrwaniu" and target.id == c.id:
-        raise RuleViolation("wyrwanie", "Pomoc w wyrwaniu dotyczy innej postaci.")
+        raise RuleViolation("wyrwanie", gettext_noop("Pomoc w wyrwaniu dotyczy innej postaci."))
     grip = find_hold(target, "unieruchomienie", cmd.source)
     if cmd.kind == "pomoc_w_wyrwaniu":
         break_free_test(batch, rng, c, target, grip, cmd.heroism)
@@ -99,8 +108,12 @@ def _first_aid(batch: Batch, rng: RNG, medic: Combatant, target: Combatant, hero
     """Pierwsza pomoc after an Okaleczenie roll: +1 to its effect die per Medycyna success."""
     earlier = target.last_maiming
     if earlier is None or target.first_aid_given:
-        why = "już otrzymała pierwszą pomoc" if earlier else "nie rzucała na Okaleczenie"
-        raise RuleViolation("pierwsza_pomoc", f"Pierwsza pomoc: {target.name} {why}.")
+        why = (
+            gettext_noop("Pierwsza pomoc: %(name)s już otrzymała pierwszą pomoc.")
+            if earlier
+            else gettext_noop("Pierwsza pomoc: %(name)s nie rzucała na Okaleczenie.")
+        )
+        raise RuleViolation("pierwsza_pomoc", why, name=target.name)
     pool = skill_pool(batch.state, medic, "medycyna", heroism=heroism)
     roll = roll_test(batch, rng, medic.id, "medycyna", pool)
     revised = resolve_maiming(
@@ -111,26 +124,35 @@ def _first_aid(batch: Batch, rng: RNG, medic: Combatant, target: Combatant, hero
 
 def _mount(batch: Batch, c: Combatant, *, mounted: bool) -> None:
     if c.mounted == mounted:
-        state = "dosiada" if mounted else "nie dosiada"
-        raise RuleViolation("wierzchowiec", f"{c.name} już {state} wierzchowca.")
+        already = (
+            gettext_noop("%(name)s już dosiada wierzchowca.")
+            if mounted
+            else gettext_noop("%(name)s już nie dosiada wierzchowca.")
+        )
+        raise RuleViolation("wierzchowiec", already, name=c.name)
     batch.add(MountChanged(combatant=c.id, mounted=mounted))
 
 
 def _items_and_free(batch: Batch, c: Combatant, target: Combatant, cmd: Interact) -> None:
     if cmd.kind == "swobodna":
         if not cmd.description.strip():
-            raise RuleViolation("opis", "Opisz interakcję dla Mistrza Gry.")
+            raise RuleViolation("opis", gettext_noop("Opisz interakcję dla Mistrza Gry."))
         batch.add(Note(actor=c.id, text=cmd.description))
         return
     if not cmd.item:
-        raise RuleViolation("przedmiot", "Podaj przedmiot.")
+        raise RuleViolation("przedmiot", gettext_noop("Podaj przedmiot."))
     if cmd.kind == "uzycie":
         batch.add(ItemUsed(actor=c.id, target=target.id, item=cmd.item))
         return
     if target.id == c.id:
-        raise RuleViolation("podanie", "Podać przedmiot można innej postaci.")
+        raise RuleViolation("podanie", gettext_noop("Podać przedmiot można innej postaci."))
     if not c.holds(cmd.item):
-        raise RuleViolation("przedmiot", f"{c.name} nie trzyma „{cmd.item}”.")
+        raise RuleViolation(
+            "przedmiot",
+            gettext_noop("%(name)s nie trzyma „%(item)s”."),
+            name=c.name,
+            item=cmd.item,
+        )
     batch.add(ItemMoved(combatant=c.id, item=cmd.item, held=False, to=target.id))
 
 
@@ -143,12 +165,18 @@ def find_hold(c: Combatant, key: str, source: str | None) -> ConditionInstance:
     if source is not None:
         holds = [x for x in holds if x.source == source]
     if not holds:
-        raise RuleViolation("wyzwolenie", f"{c.name}: nie ma z czego się wyzwalać.")
+        raise RuleViolation(
+            "wyzwolenie", gettext_noop("%(name)s: nie ma z czego się wyzwalać."), name=c.name
+        )
     if len({x.source for x in holds}) > 1:
-        raise RuleViolation("wyzwolenie", "Kilka źródeł: wskaż, z którego się wyzwalasz.")
+        raise RuleViolation(
+            "wyzwolenie", gettext_noop("Kilka źródeł: wskaż, z którego się wyzwalasz.")
+        )
     hold = holds[0]
     if hold.difficulty is None:
-        raise RuleViolation("wyzwolenie", "Ten efekt nie ma ustalonej trudności: rozstrzyga MG.")
+        raise RuleViolation(
+            "wyzwolenie", gettext_noop("Ten efekt nie ma ustalonej trudności: rozstrzyga MG.")
+        )
     return hold
 
 
@@ -192,7 +220,9 @@ def let_pass(state: EncounterState, cmd: LetPass) -> list[Event]:
     c = require_reaction(state, cmd.actor)
     ally = state.get(cmd.ally)
     if ally.id == c.id or ally.side != c.side:
-        raise RuleViolation("przepuszczenie", "Przepuścić można tylko sprzymierzeńca.")
+        raise RuleViolation(
+            "przepuszczenie", gettext_noop("Przepuścić można tylko sprzymierzeńca.")
+        )
     return [
         ActionSpent(actor=c.id, action="przepuszczenie", reaction=True, detail=ally.id),
         PassGranted(actor=c.id, ally=ally.id),
@@ -203,7 +233,12 @@ def drop_item(state: EncounterState, cmd: DropItem) -> list[Event]:
     """Upuszczenie: drop a held item (it can be picked up with Dobycie)."""
     c = require_reaction(state, cmd.actor)
     if not c.holds(cmd.item):
-        raise RuleViolation("przedmiot", f"{c.name} nie trzyma „{cmd.item}”.")
+        raise RuleViolation(
+            "przedmiot",
+            gettext_noop("%(name)s nie trzyma „%(item)s”."),
+            name=c.name,
+            item=cmd.item,
+        )
     return [
         ActionSpent(actor=c.id, action="upuszczenie", reaction=True, detail=cmd.item),
         ItemMoved(combatant=c.id, item=cmd.item, held=False),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora import grid
 from combat.rules.eleora.attack import skill_pool
@@ -75,21 +75,28 @@ def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
 
 def _check_can_move(c: Combatant, cmd: Move) -> None:
     if c.has("unieruchomienie"):
-        raise RuleViolation("unieruchomienie", "Unieruchomienie: nie możesz się poruszyć.")
+        raise RuleViolation(
+            "unieruchomienie", gettext_noop("Unieruchomienie: nie możesz się poruszyć.")
+        )
     if c.has("powalenie") and (cmd.mode != "ruch" or cmd.charge):
         raise RuleViolation(
-            "powalenie", "Powalenie: tylko 1 m zwykłego ruchu, albo wstań (akcja Ruchu)."
+            "powalenie",
+            gettext_noop("Powalenie: tylko 1 m zwykłego ruchu, albo wstań (akcja Ruchu)."),
         )
     if cmd.mode == "jazda" and not c.mounted:
-        raise RuleViolation("bez_wierzchowca", "Jazda wymaga wierzchowca lub pojazdu.")
+        raise RuleViolation(
+            "bez_wierzchowca", gettext_noop("Jazda wymaga wierzchowca lub pojazdu.")
+        )
     if cmd.mode == "jazda" and not c.steered:
         raise RuleViolation(
             "bez_sterowania",
-            "Jazda: bez udanego Sterowania w tej turze wierzchowiec idzie tam, "
-            "gdzie zdecyduje Mistrz Gry.",
+            gettext_noop(
+                "Jazda: bez udanego Sterowania w tej turze wierzchowiec idzie tam, "
+                "gdzie zdecyduje Mistrz Gry."
+            ),
         )
     if cmd.charge and cmd.mode not in ("ruch", "bieg", "jazda"):
-        raise RuleViolation("szarza", "Szarża tylko w ruchu po ziemi lub wierzchem.")
+        raise RuleViolation("szarza", gettext_noop("Szarża tylko w ruchu po ziemi lub wierzchem."))
 
 
 def checked_path(
@@ -98,15 +105,21 @@ def checked_path(
     """A path on the map (start added if missing), through free or let-pass squares only."""
     if c.position is None:
         if path:
-            raise RuleViolation("bez_mapy", f"{c.name} nie stoi na mapie: podaj tylko metry.")
+            raise RuleViolation(
+                "bez_mapy",
+                gettext_noop("%(name)s nie stoi na mapie: podaj tylko metry."),
+                name=c.name,
+            )
         return ()
     if not path:
-        raise RuleViolation("trasa", "Podaj trasę ruchu (kolejne pola).")
+        raise RuleViolation("trasa", gettext_noop("Podaj trasę ruchu (kolejne pola)."))
     full = tuple(path) if path[0] == c.position else (c.position, *path)
     try:
         grid.check_path(full)
     except ValueError:
-        raise RuleViolation("trasa", "Trasa musi prowadzić przez sąsiednie pola.") from None
+        raise RuleViolation(
+            "trasa", gettext_noop("Trasa musi prowadzić przez sąsiednie pola.")
+        ) from None
     for square in full[1:]:
         _check_square(state, c, square, last=square == full[-1])
     return full
@@ -117,15 +130,27 @@ def _check_square(state: EncounterState, c: Combatant, square: Position, *, last
         if other.id == c.id or other.position != square or other.status == "dead":
             continue
         if last:
-            raise RuleViolation("zajete", f"Pole {square} zajmuje {other.name}.")
+            raise RuleViolation(
+                "zajete",
+                gettext_noop("Pole %(square)s zajmuje %(name)s."),
+                square=str(square),
+                name=other.name,
+            )
         if not other.conscious:
             continue  # a body on the ground can be stepped over
         if other.side != c.side:
-            raise RuleViolation("zajete", f"Nie można przejść przez pole wroga ({other.name}).")
+            raise RuleViolation(
+                "zajete",
+                gettext_noop("Nie można przejść przez pole wroga (%(name)s)."),
+                name=other.name,
+            )
         if c.id not in other.let_pass:
             raise RuleViolation(
                 "przepuszczenie",
-                f"Przejście przez pole postaci {other.name} wymaga jej Przepuszczenia (reakcja).",
+                gettext_noop(
+                    "Przejście przez pole postaci %(name)s wymaga jej Przepuszczenia (reakcja)."
+                ),
+                name=other.name,
             )
 
 
@@ -196,10 +221,13 @@ def _distance(
     else:
         metres = allowed if stated is None else stated
     if metres < 0:
-        raise RuleViolation("metry", "Odległość nie może być ujemna.")
+        raise RuleViolation("metry", gettext_noop("Odległość nie może być ujemna."))
     if metres > allowed:
         raise RuleViolation(
-            "za_daleko", f"Za daleko: ten Ruch pozwala na {allowed} m, trasa to {metres} m."
+            "za_daleko",
+            gettext_noop("Za daleko: ten Ruch pozwala na %(allowed)s m, trasa to %(metres)s m."),
+            allowed=allowed,
+            metres=metres,
         )
     return metres
 
@@ -213,7 +241,9 @@ def _charge_bonus(
     if c.charge_step is not None and path and grid.path_step(path) != c.charge_step:
         raise RuleViolation(
             "szarza_nie_prosto",
-            "Szarża: kolejny Ruch w tej turze musi biec dalej w tej samej linii prostej.",
+            gettext_noop(
+                "Szarża: kolejny Ruch w tej turze musi biec dalej w tej samej linii prostej."
+            ),
         )
     bonus = (c.charge_metres + leg) // 2
     cap = state.settings.charge_cap
@@ -256,7 +286,12 @@ def _require_free_for_dragged(state: EncounterState, held: Combatant, end: Posit
         if c.id != held.id and c.position == end and c.status != "dead":
             raise RuleViolation(
                 "zajete",
-                f"Nie można pociągnąć postaci {held.name}: pole {end} zajmuje {c.name}.",
+                gettext_noop(
+                    "Nie można pociągnąć postaci %(held)s: pole %(square)s zajmuje %(name)s."
+                ),
+                held=held.name,
+                square=str(end),
+                name=c.name,
             )
 
 
@@ -267,7 +302,9 @@ def evade(state: EncounterState, cmd: Evade, rng: RNG) -> list[Event]:
     c = require_reaction(state, cmd.actor, defensive=True)
     require_heroism(c, cmd.heroism)
     if c.has("unieruchomienie"):
-        raise RuleViolation("unieruchomienie", "Unieruchomienie: nie możesz się poruszyć.")
+        raise RuleViolation(
+            "unieruchomienie", gettext_noop("Unieruchomienie: nie możesz się poruszyć.")
+        )
     path = checked_path(state, c, cmd.path) if c.position is not None else ()
     batch = Batch(state).add(
         PromptClosed(prompt=prompt.id),

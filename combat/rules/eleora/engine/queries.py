@@ -5,8 +5,9 @@ character look to players who may not see its numbers."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
-from combat.rules.base import Badge, LegalAction, RuleViolation
+from combat.rules.base import Badge, LegalAction, RuleViolation, fill, gettext_noop
 from combat.rules.dice import pool_size
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, odds
@@ -23,7 +24,6 @@ from combat.rules.eleora.engine.common import (
     require_action,
     require_no_prompts,
 )
-from combat.rules.eleora.narrate import gettext_noop
 from combat.rules.eleora.prompts import NO_REACTION, REACTIONS, best_weapon, prompt_options
 from combat.rules.eleora.sheet import derive
 from combat.rules.eleora.state import Combatant, EncounterState, PendingAttack
@@ -32,16 +32,17 @@ from combat.rules.records import replace
 Probe = Callable[[EncounterState, Combatant], None]
 
 
-def _needs(condition: bool, code: str, message: str) -> None:
+def _needs(condition: bool, code: str, message: str, **params: Any) -> None:
+    """Refuse with `message` (a gettext_noop msgid filled from `params`) unless `condition`."""
     if not condition:
-        raise RuleViolation(code, message)
+        raise RuleViolation(code, message, **params)
 
 
 def _attack_probe(state: EncounterState, c: Combatant) -> None:
     _needs(
         any(e.status != "dead" for e in state.enemies_of(c.id)),
         "brak_celu",
-        "Nie ma kogo zaatakować.",
+        gettext_noop("Nie ma kogo zaatakować."),
     )
 
 
@@ -52,44 +53,62 @@ def _aim_probe(state: EncounterState, c: Combatant) -> None:
         for e in state.enemies_of(c.id)
         if e.status != "dead"
     )
-    _needs(room, "limit_celowania", f"Celowanie: limit +{cap} przy każdym wrogu.")
+    _needs(
+        room,
+        "limit_celowania",
+        gettext_noop("Celowanie: limit +%(cap)s przy każdym wrogu."),
+        cap=cap,
+    )
 
 
+# "Przygotowanie" the action is a rule term, the same in every language; the msgid
+# "Przygotowanie" is the setup phase ("Setup"), so this label is shown as it is, unmarked.
+PREPARE = "Przygotowanie"
+SHOWN_AS_IS = frozenset({PREPARE})
+
+# (key, label msgid, probe): the labels are rule terms, kept Polish in English too.
 ACTIONS: tuple[tuple[str, str, Probe | None], ...] = (
-    ("atak", "Atak", _attack_probe),
-    ("celowanie", "Celowanie", _aim_probe),
-    ("inkantacja", "Inkantacja", None),
-    ("interakcja", "Interakcja", None),
-    ("komenda", "Komenda", None),
-    ("oddanie_inicjatywy", "Oddanie inicjatywy", None),
+    ("atak", gettext_noop("Atak"), _attack_probe),
+    ("celowanie", gettext_noop("Celowanie"), _aim_probe),
+    ("inkantacja", gettext_noop("Inkantacja"), None),
+    ("interakcja", gettext_noop("Interakcja"), None),
+    ("komenda", gettext_noop("Komenda"), None),
+    ("oddanie_inicjatywy", gettext_noop("Oddanie inicjatywy"), None),
     (
         "przeladowanie",
-        "Przeładowanie",
-        lambda s, c: _needs(bool(c.unloaded), "naladowana", "Nie ma broni do przeładowania."),
+        gettext_noop("Przeładowanie"),
+        lambda s, c: _needs(
+            bool(c.unloaded), "naladowana", gettext_noop("Nie ma broni do przeładowania.")
+        ),
     ),
-    ("przygotowanie", "Przygotowanie", None),
+    ("przygotowanie", PREPARE, None),
     (
         "ruch",
-        "Ruch",
+        gettext_noop("Ruch"),
         lambda s, c: _needs(
             not c.has("unieruchomienie"),
             "unieruchomienie",
-            "Unieruchomienie: nie możesz się poruszyć.",
+            gettext_noop("Unieruchomienie: nie możesz się poruszyć."),
         ),
     ),
     (
         "wstanie",
-        "Wstanie (Ruch)",
-        lambda s, c: _needs(c.has("powalenie"), "nie_lezy", "Postać nie jest Powalona."),
+        gettext_noop("Wstanie (Ruch)"),
+        lambda s, c: _needs(
+            c.has("powalenie"), "nie_lezy", gettext_noop("Postać nie jest Powalona.")
+        ),
     ),
     (
         "sterowanie",
-        "Sterowanie",
-        lambda s, c: _needs(c.mounted, "bez_wierzchowca", "Brak wierzchowca lub pojazdu."),
+        gettext_noop("Sterowanie"),
+        lambda s, c: _needs(
+            c.mounted, "bez_wierzchowca", gettext_noop("Brak wierzchowca lub pojazdu.")
+        ),
     ),
-    ("dobycie", "Dobycie", None),
-    ("zaslona", "Zasłona", None),
+    ("dobycie", gettext_noop("Dobycie"), None),
+    ("zaslona", gettext_noop("Zasłona"), None),
 )
+END_TURN = gettext_noop("Koniec tury")
 
 
 def legal_actions(state: EncounterState, actor_id: str) -> list[LegalAction]:
@@ -108,43 +127,94 @@ def _action(
         require_no_prompts(state)
         require_action(state, c.id)
         if c.frenzy_bound and key not in ("atak", "ruch"):
-            raise RuleViolation("szal", "Szał: pierwsza akcja w turze musi być Atakiem.")
+            raise RuleViolation(
+                "szal", gettext_noop("Szał: pierwsza akcja w turze musi być Atakiem.")
+            )
         if probe is not None:
             probe(state, c)
     except RuleViolation as refusal:
-        return LegalAction(key, label, False, refusal.message)
-    return LegalAction(key, label, True)
+        return refused(key, label, refusal.template, refusal.params)
+    return allowed(key, label)
+
+
+def allowed(key: str, label: str, *, reaction: bool = False) -> LegalAction:
+    """An available action, its label a msgid (or a rule term shown as it is)."""
+    msgid = "" if label in SHOWN_AS_IS else label
+    return LegalAction(key, label, True, reaction=reaction, label_template=msgid)
+
+
+def refused(
+    key: str,
+    label: str,
+    template: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    reaction: bool = False,
+) -> LegalAction:
+    """An unavailable action: its reason as the msgid `template` filled from `params` (the
+    Polish text in `reason`, the msgid and params kept for the table to translate)."""
+    values = dict(params or {})
+    return LegalAction(
+        key,
+        label,
+        False,
+        fill(template, values),
+        reaction,
+        label_template="" if label in SHOWN_AS_IS else label,
+        reason_template=template,
+        reason_params=values,
+    )
 
 
 def _end_turn(state: EncounterState, c: Combatant) -> LegalAction:
     if state.current != c.id:
-        return LegalAction("koniec_tury", "Koniec tury", False, "Nie twoja tura.")
+        return refused("koniec_tury", END_TURN, gettext_noop("Nie twoja tura."))
     if state.prompts:
-        return LegalAction("koniec_tury", "Koniec tury", False, "Czekamy na reakcję.")
-    return LegalAction("koniec_tury", "Koniec tury", True)
+        return refused("koniec_tury", END_TURN, gettext_noop("Czekamy na reakcję."))
+    return allowed("koniec_tury", END_TURN)
+
+
+# (key, label msgid, defensive, why not when nothing triggers it): labels are rule terms.
+REACTION_ACTIONS: tuple[tuple[str, str, bool, str], ...] = (
+    ("parowanie", gettext_noop("Parowanie"), True, gettext_noop("Brak deklaracji ataku.")),
+    ("unik", gettext_noop("Unik"), True, gettext_noop("Brak deklaracji ataku.")),
+    ("atak_okazyjny", gettext_noop("Atak okazyjny"), False, gettext_noop("Brak okazji.")),
+    ("ucieczka", gettext_noop("Ucieczka"), True, gettext_noop("Brak ataku obszarowego.")),
+    ("przepuszczenie", gettext_noop("Przepuszczenie"), False, ""),
+    ("upuszczenie", gettext_noop("Upuszczenie"), False, gettext_noop("Nic w rękach.")),
+    (
+        "wyzwolenie",
+        gettext_noop("Wyzwolenie"),
+        False,
+        gettext_noop("Nie ma z czego się wyzwalać."),
+    ),
+)
 
 
 def _reactions(state: EncounterState, c: Combatant) -> list[LegalAction]:
     kinds = {p.kind for p in state.prompts if p.actor == c.id}
     holds_free = c.has("unieruchomienie") or any(x.mind for x in c.conditions)
-    table = (
-        ("parowanie", "Parowanie", True, "reakcja" in kinds, "Brak deklaracji ataku."),
-        ("unik", "Unik", True, "reakcja" in kinds, "Brak deklaracji ataku."),
-        ("atak_okazyjny", "Atak okazyjny", False, "atak_okazyjny" in kinds, "Brak okazji."),
-        ("ucieczka", "Ucieczka", True, "ucieczka" in kinds, "Brak ataku obszarowego."),
-        ("przepuszczenie", "Przepuszczenie", False, True, ""),
-        ("upuszczenie", "Upuszczenie", False, bool(c.held_items()), "Nic w rękach."),
-        ("wyzwolenie", "Wyzwolenie", False, holds_free, "Nie ma z czego się wyzwalać."),
-    )
+    triggers = {
+        "parowanie": "reakcja" in kinds,
+        "unik": "reakcja" in kinds,
+        "atak_okazyjny": "atak_okazyjny" in kinds,
+        "ucieczka": "ucieczka" in kinds,
+        "przepuszczenie": True,
+        "upuszczenie": bool(c.held_items()),
+        "wyzwolenie": holds_free,
+    }
     result = []
-    for key, label, defensive, trigger, why_not in table:
+    for key, label, defensive, why_not in REACTION_ACTIONS:
         refusal = reaction_refusal(c, defensive=defensive)
         if state.phase not in ("surprise", "combat"):
-            result.append(LegalAction(key, label, False, "Walka nie trwa.", reaction=True))
+            why = gettext_noop("Walka nie trwa.")
+            result.append(refused(key, label, why, reaction=True))
         elif refusal is not None:
-            result.append(LegalAction(key, label, False, refusal.message, reaction=True))
+            result.append(refused(key, label, refusal.template, refusal.params, reaction=True))
+        elif triggers[key]:
+            result.append(allowed(key, label, reaction=True))
         else:
-            result.append(LegalAction(key, label, trigger, "" if trigger else why_not, True))
+            result.append(refused(key, label, why_not, reaction=True))
     return result
 
 
@@ -223,12 +293,14 @@ def pending_odds(
 def initiative_action(state: EncounterState, combatant_id: str) -> LegalAction:
     """Inicjatywa may be rolled before the fight, once per character."""
     c = state.get(combatant_id)
+    label = gettext_noop("Inicjatywa")
     if state.phase != "setup":
-        return LegalAction("inicjatywa", "Inicjatywa", False, "Walka już się zaczęła.")
+        return refused("inicjatywa", label, gettext_noop("Walka już się zaczęła."))
     if c.setup_roll:
         rolled = " + ".join(str(face) for face in c.setup_roll)
-        return LegalAction("inicjatywa", "Inicjatywa", False, f"Inicjatywa rzucona: {rolled}.")
-    return LegalAction("inicjatywa", "Inicjatywa", True)
+        why = gettext_noop("Inicjatywa rzucona: %(rolled)s.")
+        return refused("inicjatywa", label, why, {"rolled": rolled})
+    return allowed("inicjatywa", label)
 
 
 # (key, label) from unhurt to nearly dead; the thresholds between them are a table setting.
@@ -265,31 +337,38 @@ def condition_badges(state: EncounterState, combatant_id: str) -> list[Badge]:
     c = state.get(combatant_id)
     badges = []
     if c.status == "unconscious":
-        badges.append(_badge("nieprzytomnosc", ""))
+        badges.append(_badge("nieprzytomnosc", ()))
     if c.position is not None:
         enemies = [e.position for e in state.enemies_of(c.id) if e.position and e.conscious]
         if grid.osaczenie(c.position, enemies, state.settings):
-            badges.append(_badge("osaczenie", ""))
+            badges.append(_badge("osaczenie", ()))
     for key in dict.fromkeys(x.key for x in c.conditions):
         badges.append(_badge(key, _detail([x for x in c.conditions if x.key == key])))
     return badges
 
 
-def _badge(key: str, detail: str) -> Badge:
+DetailPart = tuple[str, Mapping[str, Any]]
+NOTE = "%(note)s"  # a GM's note is shown as typed: no msgid, gettext leaves it as it is
+
+
+def _badge(key: str, parts: tuple[DetailPart, ...]) -> Badge:
     spec = cond.spec(key)
-    return Badge(key, spec.label, detail, spec.description)
+    detail = ", ".join(fill(template, params) for template, params in parts)
+    return Badge(key, spec.label, detail, spec.description, detail_parts=parts)
 
 
-def _detail(instances: list[cond.ConditionInstance]) -> str:
-    parts = []
+def _detail(instances: list[cond.ConditionInstance]) -> tuple[DetailPart, ...]:
+    """(msgid, params) per part of a badge's detail: "×2", "tury: 3", "trudność 2", notes."""
+    parts: list[DetailPart] = []
     stacks = sum(x.stacks for x in instances)
     if stacks > 1:
-        parts.append(f"×{stacks}")
+        parts.append(("×%(stacks)s", {"stacks": stacks}))  # the same in every language
     turns = [x.remaining for x in instances]
     if turns and None not in turns:
-        parts.append(f"tury: {max(t for t in turns if t is not None)}")
+        left = max(t for t in turns if t is not None)
+        parts.append((gettext_noop("tury: %(turns)s"), {"turns": left}))
     difficulties = [x.difficulty for x in instances if x.difficulty is not None]
     if difficulties:
-        parts.append(f"trudność {max(difficulties)}")
-    notes = [x.note for x in instances if x.note]
-    return ", ".join(parts + notes)
+        parts.append((gettext_noop("trudność %(difficulty)s"), {"difficulty": max(difficulties)}))
+    parts += [(NOTE, {"note": x.note}) for x in instances if x.note]
+    return tuple(parts)

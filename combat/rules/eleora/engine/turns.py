@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.commands import EndCombat, EndTurn, RollInitiative, StartCombat
@@ -38,11 +38,13 @@ from combat.rules.eleora.state import GM, Combatant, EncounterState
 def start_combat(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[Event]:
     """Inicjatywa for everyone, then the surprise turn (if a side starts unexpected) or round 1."""
     if state.phase != "setup":
-        raise RuleViolation("walka_trwa", "Walka już się zaczęła.")
+        raise RuleViolation("walka_trwa", gettext_noop("Walka już się zaczęła."))
     if not state.combatants:
-        raise RuleViolation("brak_postaci", "Nie ma nikogo, kto mógłby walczyć.")
+        raise RuleViolation("brak_postaci", gettext_noop("Nie ma nikogo, kto mógłby walczyć."))
     if cmd.surprise_side is not None and cmd.surprise_side not in state.sides:
-        raise RuleViolation("strona", f"Nie ma strony „{cmd.surprise_side}”.")
+        raise RuleViolation(
+            "strona", gettext_noop("Nie ma strony „%(side)s”."), side=cmd.surprise_side
+        )
     order = order_initiative(_initiative_rolls(state, cmd, rng), rng)
     surprised = tuple(
         c.id for c in state.combatants.values() if cmd.surprise_side not in (None, c.side)
@@ -64,7 +66,11 @@ def _initiative_rolls(state: EncounterState, cmd: StartCombat, rng: RNG) -> list
     supplied = dict(cmd.rolls or {})
     unknown = set(supplied) - set(state.combatants)
     if unknown:
-        raise RuleViolation("nieznana_postac", f"Nie ma takiej postaci: {', '.join(unknown)}.")
+        raise RuleViolation(
+            "nieznana_postac",
+            gettext_noop("Nie ma takiej postaci: %(ids)s."),
+            ids=", ".join(unknown),
+        )
     rolls = []
     for c in state.combatants.values():
         intuicja = c.sheet.attribute("intuicja")
@@ -74,7 +80,10 @@ def _initiative_rolls(state: EncounterState, cmd: StartCombat, rng: RNG) -> list
                 rolls.append(supplied_initiative(c.id, faces, intuicja))
             except ValueError:
                 raise RuleViolation(
-                    "inicjatywa", f"{c.name}: inicjatywa to dwie kości k6 (1–6).", id=c.id
+                    "inicjatywa",
+                    gettext_noop("%(name)s: inicjatywa to dwie kości k6 (1–6)."),
+                    id=c.id,
+                    name=c.name,
                 ) from None
         else:
             rolls.append(roll_initiative(rng, c.id, intuicja))
@@ -85,13 +94,18 @@ def roll_setup_initiative(state: EncounterState, cmd: RollInitiative, rng: RNG) 
     """Inicjatywa rolled before the fight, once per character: the player's own 2d6, or the
     engine's dice. The start of the fight then uses it instead of rolling."""
     if state.phase != "setup":
-        raise RuleViolation("walka_trwa", "Walka już się zaczęła: inicjatywa jest rzucona.")
+        raise RuleViolation(
+            "walka_trwa", gettext_noop("Walka już się zaczęła: inicjatywa jest rzucona.")
+        )
     if cmd.actor == GM:
-        raise RuleViolation("inicjatywa", "Wskaż postać, która rzuca na inicjatywę.")
+        raise RuleViolation("inicjatywa", gettext_noop("Wskaż postać, która rzuca na inicjatywę."))
     c = state.get(cmd.actor)
     if c.setup_roll:
         raise RuleViolation(
-            "inicjatywa_rzucona", f"Postać {c.name} już rzuciła na inicjatywę.", id=c.id
+            "inicjatywa_rzucona",
+            gettext_noop("Postać %(name)s już rzuciła na inicjatywę."),
+            id=c.id,
+            name=c.name,
         )
     intuicja = c.sheet.attribute("intuicja")
     if cmd.roll is None:
@@ -99,7 +113,9 @@ def roll_setup_initiative(state: EncounterState, cmd: RollInitiative, rng: RNG) 
     try:
         roll = supplied_initiative(c.id, cmd.roll, intuicja)
     except ValueError:
-        raise RuleViolation("inicjatywa", "Inicjatywa to dwie kości k6 (1–6).", id=c.id) from None
+        raise RuleViolation(
+            "inicjatywa", gettext_noop("Inicjatywa to dwie kości k6 (1–6)."), id=c.id
+        ) from None
     return [InitiativeRolled(combatant=c.id, faces=roll.faces)]
 
 
@@ -108,7 +124,9 @@ def end_turn(state: EncounterState, cmd: EndTurn) -> list[Event]:
     require_active(state)
     require_no_prompts(state)
     if cmd.actor != GM and cmd.actor != state.current:
-        raise RuleViolation("nie_twoja_tura", "Nie twoja tura.", current=state.current)
+        raise RuleViolation(
+            "nie_twoja_tura", gettext_noop("Nie twoja tura."), current=state.current
+        )
     batch = Batch(state)
     advance(batch)
     return batch.events
@@ -117,7 +135,7 @@ def end_turn(state: EncounterState, cmd: EndTurn) -> list[Event]:
 def end_combat(state: EncounterState, cmd: EndCombat) -> list[Event]:
     require_active(state)
     if cmd.winner is not None and cmd.winner not in state.sides:
-        raise RuleViolation("strona", f"Nie ma strony „{cmd.winner}”.")
+        raise RuleViolation("strona", gettext_noop("Nie ma strony „%(side)s”."), side=cmd.winner)
     return [CombatEnded(winner=cmd.winner)]
 
 

@@ -55,7 +55,7 @@ class SimulatorForm(forms.Form):
         assert isinstance(foes_field, forms.ModelMultipleChoiceField)
         party_field.queryset = characters
         foes_field.queryset = characters.filter(kind=Character.Kind.NPC)
-        self.fields["policy"].choices = policies  # type: ignore[attr-defined]
+        self.fields["policy"].choices = [(k, gettext_lazy(label)) for k, label in policies]  # type: ignore[attr-defined]
         self.creatures = creatures
         for creature in creatures:
             self.fields[f"creature_{creature.pk}"] = forms.IntegerField(

@@ -170,10 +170,10 @@ class EleoraRuleset:
 
     def simulation_policies(self) -> list[tuple[str, str]]:
         return [
-            ("lepsza", "Parowanie z tarczą, inaczej Unik"),
-            ("unik", "zawsze Unik"),
-            ("parowanie", "zawsze Parowanie"),
-            ("brak", "bez reakcji"),
+            ("lepsza", gettext_noop("Parowanie z tarczą, inaczej Unik")),
+            ("unik", gettext_noop("zawsze Unik")),
+            ("parowanie", gettext_noop("zawsze Parowanie")),
+            ("brak", gettext_noop("bez reakcji")),
         ]
 
     def simulate(
@@ -206,7 +206,7 @@ class EleoraRuleset:
         return queries.initiative_action(state, combatant_id)
 
     def reaction_policies(self) -> list[tuple[str, str]]:
-        return [("ask", "Pytaj MG"), *self.simulation_policies()]
+        return [("ask", gettext_noop("Pytaj MG")), *self.simulation_policies()]
 
     def auto_answer(
         self, state: EncounterState, prompt_id: str, policy: str, now: float

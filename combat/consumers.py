@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -186,10 +187,14 @@ def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | None:
 
 
 def _language(scope: dict[str, Any]) -> str:
-    """The page's language: the language cookie, else Polish."""
+    """The language the page was rendered in (`?lang=` on the socket URL), else the language
+    cookie, else Polish."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     cookies = scope.get("cookies") or {}
-    code = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
-    return code if code in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    for code in (*query.get("lang", []), cookies.get(settings.LANGUAGE_COOKIE_NAME, "")):
+        if code in dict(settings.LANGUAGES):
+            return code
+    return str(settings.LANGUAGE_CODE)
 
 
 def _schedule_expiry(pk: int, deadline: float) -> None:

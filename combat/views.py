@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 
 from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
 from characters.models import CreatureTemplate
@@ -76,7 +77,8 @@ def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     services.resolve_expired(found.pk)  # a deadline that passed while nobody watched
     table = services.load_table(found.pk)
     context = fragments.context(table, viewer, oob=False)
-    context["ws_path"] = f"/ws/encounters/{found.pk}/"
+    # The socket renders in the page's language, whichever way the page chose it.
+    context["ws_path"] = f"/ws/encounters/{found.pk}/?lang={get_language()}"
     return render(request, "combat/encounter.html", context)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy
 
 from combat.fragments import engine_text, new_cid
 
@@ -63,3 +64,12 @@ def get_item(mapping: Any, key: str) -> Any:
 @register.filter
 def percent(value: float) -> str:
     return format_html("{}%", round(100 * float(value)))
+
+
+SIDE_LABELS = {"druzyna": gettext_lazy("Drużyna"), "przeciwnicy": gettext_lazy("Przeciwnicy")}
+
+
+@register.filter
+def side_label(side: str) -> str:
+    """The default sides' names; a side the GM typed is shown as typed."""
+    return str(SIDE_LABELS.get(side, side))

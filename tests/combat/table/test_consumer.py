@@ -296,3 +296,13 @@ async def test_a_player_removed_from_the_campaign_is_cut_off_at_the_next_message
     await p2.send_to(text_data=json.dumps({"type": "sync", "seq": 0}))
     closed = await p2.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4403}
+
+
+async def test_the_socket_renders_in_the_language_the_page_asked_for() -> None:
+    party = await ready_party()
+    ws = WebsocketCommunicator(app, f"/ws/encounters/{party.encounter.pk}/?lang=en")
+    ws.scope["user"] = party.p1
+    assert (await ws.connect())[0]
+    html = (await receive(ws))["html"]
+    assert "Combat log" in html and "Dziennik walki" not in html
+    await ws.disconnect()

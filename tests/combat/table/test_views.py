@@ -58,7 +58,7 @@ def test_the_page_is_rendered_for_its_viewer() -> None:
     player_html = client_for(party.p1).get(page).content.decode()
     assert "Tajemnica MG" in gm_html and 'id="table-gm"' in gm_html
     assert "Tajemnica MG" not in player_html and 'id="table-gm"' not in player_html
-    assert f'data-ws="/ws/encounters/{party.encounter.pk}/"' in player_html
+    assert f'data-ws="/ws/encounters/{party.encounter.pk}/?lang=pl"' in player_html
 
 
 def test_user_text_is_escaped_in_every_region() -> None:

@@ -89,6 +89,7 @@ class PromptCard:
     odds: Mapping[str, Any] = field(default_factory=dict)
     answers: dict[str, Any] = field(default_factory=dict)
     cids: dict[str, str] = field(default_factory=dict)
+    heroism: bool = False  # a Kostka Heroizmu may go on this answer's roll
 
 
 def engine_text(template: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
@@ -221,6 +222,8 @@ def prompt_cards(rules: Ruleset, table: Table, viewer: Viewer) -> list[PromptCar
                 for key, _label in p.options
             },
             cids={key: new_cid() for key, _label in p.options},
+            # The rules check the die on answering; the card only offers it to its holder.
+            heroism=getattr(c, "heroism_dice", 0) > 0,
         )
         cards.append(card)
     cards.sort(key=lambda card: (not card.mine, card.deadline))

@@ -107,6 +107,10 @@
     const command = {};
     const elements = [...form.elements].filter((el) => el.name && !el.disabled && el.type !== "submit");
     if (submitter && submitter.name) elements.push(submitter);
+    // Inputs shared by several forms (a prompt's Kostka Heroizmu) sit outside them.
+    if (form.dataset.with) {
+      elements.push(...document.querySelectorAll(`input[data-with="${form.dataset.with}"]`));
+    }
     for (const el of elements) {
       if (el.type === "checkbox" && "list" in el.dataset) {
         if (el.checked) (msg[el.name] = msg[el.name] || []).push(Number(el.value));

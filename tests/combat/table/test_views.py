@@ -134,3 +134,40 @@ def test_the_whole_log_and_its_download_hold_only_what_the_viewer_may_see() -> N
     assert not any("Tajny rzut MG" in t for t in texts)
     assert texts[0].startswith("Do walki dołącza")  # oldest first
     assert client_for(make_user("obcy")).get(url).status_code == 404
+
+
+def test_a_player_holding_a_kostka_heroizmu_may_put_it_on_the_obrona_roll() -> None:
+    party = make_party()
+    start(party)
+    pk, hero2 = party.encounter.pk, f"c{party.hero2.pk}"
+    services.run_command(
+        pk,
+        {"type": "add_condition", "target": hero2, "condition": "inspiracja"},
+        viewer=party.gm_viewer,
+    )
+    for hero in (party.hero1, party.hero2):
+        services.run_command(
+            pk, {"type": "end_turn", "actor": f"c{hero.pk}"}, viewer=party.gm_viewer
+        )
+    attack = {
+        "type": "declare_attack",
+        "actor": f"c{party.bandit.pk}",
+        "target": hero2,
+        "weapon": "Szabla",
+    }
+    services.run_command(pk, attack, viewer=party.gm_viewer)
+    page = client_for(party.p2).get(reverse("encounter", args=[pk])).content.decode()
+    assert 'name="c.heroism" data-with="prompt-' in page
+    prompt = services.load_table(pk).state.prompts[0]
+    answer = {
+        "type": "choose_reaction",
+        "actor": hero2,
+        "prompt": prompt.id,
+        "reactions": ["unik"],
+        "heroism": True,
+    }
+    services.run_command(pk, answer, viewer=party.viewer(party.p2))
+    events = [e for entry in party.encounter.entries.all() for e in entry.events]
+    chosen = next(e for e in events if e["type"] == "reaction_chosen")
+    assert chosen["heroism"] is True
+    assert services.load_table(pk).state.combatants[hero2].heroism_dice == 0

@@ -64,6 +64,7 @@ class Row:
     policy: str
     position: Any
     initiative_rolled: bool
+    injuries: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ def rows(rules: Ruleset, table: Table, viewer: Viewer) -> list[Row]:
                 policy=table.npc_policies.get(cid, "ask"),
                 position=c.position,
                 initiative_rolled=bool(getattr(c, "setup_roll", ())),
+                injuries=tuple(i.label for i in getattr(c, "injuries", ())),
             )
         )
     # My characters first on a phone: the template orders the cards, the tracker keeps order.

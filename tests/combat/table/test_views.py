@@ -171,3 +171,17 @@ def test_a_player_holding_a_kostka_heroizmu_may_put_it_on_the_obrona_roll() -> N
     chosen = next(e for e in events if e["type"] == "reaction_chosen")
     assert chosen["heroism"] is True
     assert services.load_table(pk).state.combatants[hero2].heroism_dice == 0
+
+
+def test_the_gm_ends_the_encounter_and_everyone_sees_the_summary() -> None:
+    party = make_party()
+    start(party)
+    services.run_command(
+        party.encounter.pk, {"type": "end_combat", "winner": "druzyna"}, viewer=party.gm_viewer
+    )
+    party.encounter.refresh_from_db()
+    assert party.encounter.phase == Encounter.Phase.ENDED
+    page = client_for(party.p1).get(reverse("encounter", args=[party.encounter.pk]))
+    html = page.content.decode()
+    assert "Starcie zakończone" in html and "wygrywa strona: Drużyna" in html
+    assert '<table class="summary">' in html and "Bandyta" in html

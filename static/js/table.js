@@ -153,12 +153,15 @@
   }
 
   // --- countdowns ----------------------------------------------------------------------
+  const totals = new Map(); // deadline -> its full length, as first seen (pushes re-render)
   function tick() {
     const now = Date.now() + skew;
     document.querySelectorAll(".countdown[data-deadline]").forEach((el) => {
       const deadline = parseFloat(el.dataset.deadline) * 1000;
-      const total = el.dataset.total ? parseFloat(el.dataset.total)
-        : (el.dataset.total = String(Math.max(1, deadline - parseFloat(el.dataset.serverNow) * 1000)));
+      if (!totals.has(deadline)) {
+        totals.set(deadline, Math.max(1, deadline - parseFloat(el.dataset.serverNow) * 1000));
+      }
+      const total = totals.get(deadline);
       const left = Math.max(0, deadline - now);
       el.querySelector(".countdown-text").textContent =
         left > 0 ? Math.ceil(left / 1000) + " s" : text("expired");

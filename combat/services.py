@@ -192,8 +192,10 @@ def run_command(
     seen_seq: int | None = None,
     rng: RNG | None = None,
     now: float | None = None,
+    answer_npcs: bool = True,
 ) -> Appended:
-    """Decide one ruleset command (a dict with "type") for this viewer and append its events.
+    """Decide one ruleset command (a dict with "type") for this viewer and append its events;
+    then let NPCs with an automatic policy answer any prompt it opened (`answer_npcs`).
 
     The server's clock replaces any `now` the client sent; the viewer must control the actor.
     """
@@ -216,7 +218,7 @@ def run_command(
         summary={"type": command.get("type")},
         now=now,
     )
-    if not appended.duplicate:
+    if answer_npcs and not appended.duplicate:
         answer_automatic_prompts(encounter_id, rng=rng, now=now)
     return appended
 
@@ -352,6 +354,7 @@ def answer_automatic_prompts(
                 command_id=f"auto-{table.seq}",
                 rng=rng,
                 now=moment,
+                answer_npcs=False,  # this loop answers the prompts the answer opens
             )
         except Refused:
             return

@@ -219,7 +219,7 @@ def run_command(
         now=now,
     )
     if answer_npcs and not appended.duplicate:
-        answer_automatic_prompts(encounter_id, rng=rng, now=now)
+        answer_automatic_prompts(encounter_id, rng=rng, now=now, seq=appended.seq)
     return appended
 
 
@@ -300,20 +300,23 @@ def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy:
     if not viewer.is_gm:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
     with transaction.atomic():
-        encounter = Encounter.objects.select_for_update().get(pk=encounter_id)
-        rules = encounter.rules()
-        if policy not in dict(rules.reaction_policies()):
+        encounter = _lock(encounter_id)
+        if policy not in dict(encounter.rules().reaction_policies()):
             raise Refused("polityka", _("Nieznany sposób reagowania."))
-        state = rules.state_from_dict(encounter.state)
-        if combatant not in state.combatants:
+        if combatant not in load_table(encounter_id, encounter.seq).state.combatants:
             raise Refused("postac", _("Nie ma takiej postaci w tym starciu."))
         encounter.npc_policies = {**encounter.npc_policies, combatant: policy}
         encounter.save(update_fields=["npc_policies", "updated"])
         seq = encounter.seq
-        # The policies are part of the snapshot: drop this seq's cached copy, then push.
-        with _cache_lock:
-            _cache.pop((encounter.pk, seq), None)
-        transaction.on_commit(lambda: publish(encounter_id, seq, force=True), robust=True)
+
+        def changed() -> None:
+            # The policies are part of the snapshot: drop this seq's cached copy once the
+            # change is visible (not before, or a reload could cache the old one), then push.
+            with _cache_lock:
+                _cache.pop((encounter_id, seq), None)
+            publish(encounter_id, seq, force=True)
+
+        transaction.on_commit(changed, robust=True)
     answer_automatic_prompts(encounter_id)
 
 
@@ -324,7 +327,7 @@ def resolve_expired(encounter_id: int, *, now: float | None = None) -> Appended 
     same deadline asks for the same entry and it is appended once."""
     moment = time.time() if now is None else now
     table = load_table(encounter_id)
-    rules = _rules(table.ruleset)
+    rules = get_ruleset(table.ruleset)
     deadline = rules.next_deadline(table.state)
     if deadline is None or deadline > moment:
         return None
@@ -336,18 +339,24 @@ def resolve_expired(encounter_id: int, *, now: float | None = None) -> Appended 
 
 
 def answer_automatic_prompts(
-    encounter_id: int, *, rng: RNG | None = None, now: float | None = None
+    encounter_id: int,
+    *,
+    rng: RNG | None = None,
+    now: float | None = None,
+    seq: int | None = None,
 ) -> None:
-    """Answer open prompts of NPCs whose policy is automatic, one entry per answer."""
+    """Answer open prompts of NPCs whose policy is automatic, one entry per answer.
+
+    `seq`: the entry just appended, whose snapshot is cached (no query on every command)."""
     for _round in range(MAX_AUTO_ANSWERS):
-        table = load_table(encounter_id)
-        rules = _rules(table.ruleset)
+        table = load_table(encounter_id, seq)
+        rules = get_ruleset(table.ruleset)
         moment = time.time() if now is None else now
         command = _automatic_answer(rules, table, moment)
         if command is None:
             return
         try:
-            run_command(
+            seq = run_command(
                 encounter_id,
                 rules.command_to_dict(command),
                 viewer=Viewer(user_id=0, is_gm=True),
@@ -355,7 +364,7 @@ def answer_automatic_prompts(
                 rng=rng,
                 now=moment,
                 answer_npcs=False,  # this loop answers the prompts the answer opens
-            )
+            ).seq
         except Refused:
             return
 
@@ -524,10 +533,6 @@ def authorise(rules: Ruleset, state: Any, viewer: Viewer, command: Any) -> None:
             "ocena_mg",
             _("Tylko Mistrz Gry ustala: %(fields)s.") % {"fields": ", ".join(judged)},
         )
-
-
-def _rules(key: str) -> Ruleset:
-    return get_ruleset(key)
 
 
 def _character_dict(c: Character, side: str | None, hidden: bool) -> dict[str, Any]:

@@ -133,9 +133,18 @@ if REDIS_URL:
     from redis.backoff import ExponentialBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
 
+    # `core` (lists and sorted sets; the default) or `pubsub` (Redis PUBLISH/SUBSCRIBE): the
+    # benchmark compares both (docs/performance.md).
+    CHANNEL_LAYER_BACKENDS = {
+        "core": "channels_redis.core.RedisChannelLayer",
+        "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    }
+    CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+    if CHANNEL_LAYER not in CHANNEL_LAYER_BACKENDS:
+        raise ImproperlyConfigured(f"CHANNEL_LAYER must be one of {sorted(CHANNEL_LAYER_BACKENDS)}")
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": CHANNEL_LAYER_BACKENDS[CHANNEL_LAYER],
             "CONFIG": {
                 "hosts": [
                     {

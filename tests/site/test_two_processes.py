@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.processes import (
+from scripts.bench.processes import (
     Daphne,
     RedisServer,
     TableClient,

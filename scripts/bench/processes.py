@@ -131,13 +131,16 @@ class RedisServer:
 # --- the app --------------------------------------------------------------------------------
 
 
-def server_env(tmp: Path, database_url: str, redis_url: str | None = None) -> dict[str, str]:
+def server_env(
+    tmp: Path, database_url: str, redis_url: str | None = None, *, debug: bool = True
+) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(
         DATABASE_URL=database_url,
         MEDIA_ROOT=str(tmp / "media"),
         FAST_PASSWORD_HASHER="1",
-        DEBUG="1",
+        DEBUG="1" if debug else "0",
+        SECRET_KEY="bench-" + secrets.token_hex(16),
         PYTHONUNBUFFERED="1",
         DJANGO_SETTINGS_MODULE="eleora_site.settings",
         LOG_LEVEL="INFO",
@@ -222,9 +225,19 @@ def prepare_demo(env: dict[str, str], **options: Any) -> Demo:
 class Daphne:
     """One server process; `start` again after `kill` is a restart on the same port."""
 
-    def __init__(self, env: dict[str, str], tmp: Path, name: str, port: int | None = None) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        tmp: Path,
+        name: str,
+        port: int | None = None,
+        *,
+        app: str = "eleora_site.asgi:application",
+        cpus: str | None = None,
+    ) -> None:
         self.env, self.tmp, self.name = env, tmp, name
         self.port = port or free_port()
+        self.app, self.cpus = app, cpus
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -236,9 +249,10 @@ class Daphne:
         """Start without waiting (several servers boot in parallel); then `ready`."""
         self.starts += 1
         log = (self.tmp / f"daphne-{self.name}-{self.starts}.log").open("wb")
+        pin = ["taskset", "-c", self.cpus] if self.cpus else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "eleora_site.asgi:application"],
+            [*pin, sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1",
+             "-p", str(self.port), self.app],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         log.close()

@@ -1,0 +1,586 @@
+"""The benchmark: `python -m scripts.bench [--short]` (or `make bench` / `make bench-short`).
+
+It starts what it measures — a private PostgreSQL database, a private redis-server, daphne
+processes serving Eleora (or one of the two floors) — and drives them from separate load
+processes over real websockets (scripts/bench/load.py). It writes every figure to a JSON
+file and, for a full run, the table in docs/performance.md. `--short` is the smoke check the
+test suite runs: the same code paths on a few tables for a few seconds, nothing timed strictly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scripts.bench import report
+from scripts.bench.processes import (
+    ROOT,
+    Daphne,
+    RedisServer,
+    entries,
+    free_port,
+    prepare_demo,
+    private_database,
+    server_env,
+    stop,
+    wait_for_port,
+)
+
+SERVER_CPU = "0"  # one server process on core 0, the load processes on core 1
+LOAD_CPU = "1"
+ELEORA_PATH = "/ws/encounters/{pk}/"
+FLOOR_PATH = "/ws/{pk}/"
+
+
+@dataclass
+class Size:
+    """How much a run does: the full figures, or the smoke check's few seconds."""
+
+    tables: int
+    idle_sockets: int
+    duration: float
+    resilience: float
+    loaders: int
+    clicks: int
+    drop_rate: float
+
+    @classmethod
+    def of(cls, short: bool, minutes: float | None) -> Size:
+        if short:
+            return cls(6, 60, 6.0, minutes * 60 if minutes else 30.0, 2, 0, 0.01)
+        return cls(200, 3000, 60.0, minutes * 60 if minutes else 600.0, 4, 40, 0.002)
+
+
+@dataclass
+class Bench:
+    size: Size
+    tmp: Path
+    database: str
+    redis: RedisServer
+    layer: str = "core"
+    results: dict[str, Any] = field(default_factory=dict)
+    secret: str = field(default_factory=lambda: "bench-" + secrets.token_hex(16))
+
+    def env(self, layer: str | None = None) -> dict[str, str]:
+        env = server_env(self.tmp, self.database, self.redis.url, debug=False)
+        env["CHANNEL_LAYER"] = layer or self.layer
+        env["SECRET_KEY"] = self.secret  # the world's sessions are signed with it
+        env["LOG_LEVEL"] = "ERROR"
+        return env
+
+    def world(self, tables: int) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-m", "scripts.bench.world", str(tables)],
+            cwd=ROOT,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if done.returncode:
+            raise RuntimeError(f"building the world failed:\n{done.stderr[-3000:]}")
+        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+# --- process measurements -------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def summary(values: list[float]) -> dict[str, float | int]:
+    if not values:
+        return {"n": 0}
+    ordered = sorted(values)
+
+    def pct(p: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 2)
+
+    return {
+        "n": len(ordered),
+        "p50": pct(0.50),
+        "p90": pct(0.90),
+        "p99": pct(0.99),
+        "max": round(ordered[-1], 2),
+        "mean": round(statistics.fmean(ordered), 2),
+    }
+
+
+# --- load processes -------------------------------------------------------------------------
+
+
+def run_load(
+    bench: Bench,
+    plan: dict[str, Any],
+    tables: list[dict[str, Any]],
+    *,
+    pin: str | None = LOAD_CPU,
+    during: Any = None,
+) -> dict[str, Any]:
+    """Split the tables over the load processes, run them, merge what they report.
+
+    `during(start_at)` runs in this process while the load runs (CPU windows, faults)."""
+    count = max(1, min(bench.size.loaders, len(tables)))
+    chunks = [tables[i::count] for i in range(count)]
+    procs = []
+    for i, chunk in enumerate(chunks):
+        plan_file = bench.tmp / f"plan-{i}.json"
+        plan_file.write_text(json.dumps({**plan, "tables": chunk}))
+        pinned = ["taskset", "-c", pin] if pin else []
+        procs.append(
+            subprocess.Popen(
+                [
+                    *pinned,
+                    sys.executable,
+                    "-m",
+                    "scripts.bench.load",
+                    str(plan_file),
+                    str(bench.tmp / f"result-{i}.json"),
+                ],
+                cwd=ROOT,
+            )
+        )
+    extra = during(plan["start_at"]) if during else None
+    for proc in procs:
+        proc.wait(timeout=plan["start_at"] - time.time() + plan["duration"] + 300)
+        if proc.returncode:
+            raise RuntimeError(f"a load process failed with {proc.returncode}")
+    parts = [json.loads((bench.tmp / f"result-{i}.json").read_text()) for i in range(count)]
+    merged = merge(parts)
+    merged["during"] = extra
+    return merged
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in ("sockets", "connected_at_start", "actions", "skipped", "lost_deliveries"):
+        out[key] = sum(p.get(key, 0) for p in parts)
+    for key in ("unanswered", "resent", "connections"):
+        out[key] = sum(p.get(key, 0) for p in parts)
+    latencies = [x for p in parts for x in p["latencies_ms"]]
+    out["latency_ms"] = summary(latencies)
+    out["errors"] = [e for p in parts for e in p["errors"]][:20]
+    out["error_count"] = sum(len(p["errors"]) for p in parts)
+    out["acknowledged"] = [a for p in parts for a in p["acknowledged"]]
+    out["final"] = {k: v for p in parts for k, v in p["final"].items()}
+    out["outages"] = [o for p in parts for o in p["outages"]]
+    sizes = sorted(n for p in parts for n in p.get("push_bytes", []))
+    out["push_bytes_median"] = sizes[len(sizes) // 2] if sizes else 0
+    return out
+
+
+def schedule(sockets: int, duration: float) -> float:
+    """When the load starts: after every socket had time to connect and get its first push."""
+    return time.time() + 8.0 + sockets / 60.0
+
+
+def cpu_window(pids: list[int], start_at: float, duration: float) -> dict[str, Any]:
+    """Server CPU over the middle of the run (the first and last seconds left out)."""
+    lead = min(5.0, duration / 4)
+    time.sleep(max(0.0, start_at + lead - time.time()))
+    before = [cpu_seconds(p) for p in pids]
+    t0 = time.monotonic()
+    time.sleep(max(1.0, duration - 2 * lead))
+    spent = [cpu_seconds(p) - b for p, b in zip(pids, before, strict=True)]
+    elapsed = time.monotonic() - t0
+    return {
+        "cpu_percent": [round(100 * s / elapsed, 1) for s in spent],
+        "rss_mb": [round(rss_kb(p) / 1024, 1) for p in pids],
+    }
+
+
+# --- scenarios ------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def servers(
+    bench: Bench, count: int, *, app: str | None = None, layer: str | None = None
+) -> Iterator[list[Daphne]]:
+    """`count` daphne processes, each pinned to its own core (one: core 0)."""
+    env = bench.env(layer)
+    started = []
+    for i in range(count):
+        name = f"{(app or 'eleora').split('.')[-1].split(':')[0]}-{i}"
+        kwargs = {"app": app} if app else {}
+        started.append(Daphne(env, bench.tmp, name, cpus=str(i % 2), **kwargs))
+    try:
+        for d in started:
+            d.launch()
+        for d in started:
+            d.ready()
+        yield started
+    finally:
+        for d in started:
+            d.close()
+
+
+def eleora_load(
+    bench: Bench, name: str, *, processes: int = 1, layer: str | None = None
+) -> dict[str, Any]:
+    world = bench.world(bench.size.tables)
+    tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
+    with servers(bench, processes, layer=layer) as running:
+        plan = {
+            "mode": "eleora",
+            "servers": [f"ws://127.0.0.1:{d.port}" for d in running],
+            "path": ELEORA_PATH,
+            "sessions": world["sessions"],
+            "period": 2.0,
+            "duration": bench.size.duration,
+            "heartbeat": 25.0,
+            "start_at": schedule(6 * len(tables), bench.size.duration),
+        }
+        pids = [d.proc.pid for d in running if d.proc]
+        result = run_load(
+            bench,
+            plan,
+            tables,
+            pin=None if processes > 1 else LOAD_CPU,
+            during=lambda at: cpu_window(pids, at, bench.size.duration),
+        )
+    result["log"] = check_logs(bench.database, world, result)
+    result.pop("final"), result.pop("acknowledged"), result.pop("outages")
+    bench.results.setdefault("push_bytes", result["push_bytes_median"])
+    print(f"  {name}: {brief(result)}", flush=True)
+    return result
+
+
+def users_of(table: dict[str, Any]) -> list[str]:
+    """A table's six tabs: the GM and each player once (order gives who controls what)."""
+    players = sorted({c["user"] for c in table["order"]} - {"bench-gm"})
+    return ["bench-gm", *players]
+
+
+def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dict[str, Any]:
+    tables = [{"pk": i, "n": i} for i in range(bench.size.tables)]
+    plan = {
+        "mode": "echo",
+        "path": FLOOR_PATH,
+        "sockets": 6,
+        "pad": bench.results.get("push_bytes", 4096),
+        "period": 2.0,
+        "duration": bench.size.duration,
+        "start_at": schedule(6 * len(tables), bench.size.duration),
+    }
+    if kind == "channels":
+        with servers(bench, processes, app="scripts.bench.floors:application") as running:
+            plan["servers"] = [f"ws://127.0.0.1:{d.port}" for d in running]
+            pids = [d.proc.pid for d in running if d.proc]
+            result = run_load(
+                bench,
+                plan,
+                tables,
+                pin=None if processes > 1 else LOAD_CPU,
+                during=lambda at: cpu_window(pids, at, bench.size.duration),
+            )
+    else:
+        port = free_port()
+        proc = subprocess.Popen(
+            ["taskset", "-c", SERVER_CPU, sys.executable, "-m", "scripts.bench.floors", str(port)],
+            cwd=ROOT,
+        )
+        try:
+            wait_for_port(proc, port)
+            plan["servers"] = [f"ws://127.0.0.1:{port}"]
+            result = run_load(
+                bench,
+                plan,
+                tables,
+                during=lambda at: cpu_window([proc.pid], at, bench.size.duration),
+            )
+        finally:
+            stop(proc)
+    for key in ("final", "acknowledged", "outages"):
+        result.pop(key)
+    print(f"  {name}: {brief(result)}", flush=True)
+    return result
+
+
+def idle(bench: Bench) -> dict[str, Any]:
+    """Sockets that only stay open (with the page's heartbeat): memory and CPU per process."""
+    world = bench.world(max(1, bench.size.idle_sockets // 6))
+    tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
+    duration = 60.0 if bench.size.tables > 10 else 5.0
+    with servers(bench, 1) as running:
+        server = running[0]
+        assert server.proc is not None
+        warm = {
+            "mode": "eleora",
+            "servers": [f"ws://127.0.0.1:{server.port}"],
+            "path": ELEORA_PATH,
+            "sessions": world["sessions"],
+            "idle": True,
+            "period": 2.0,
+            "duration": 1.0,
+            "grace": 0,
+            "start_at": time.time() + 3,
+        }
+        run_load(bench, warm, tables[:1])
+        before = rss_kb(server.proc.pid)
+        plan = {
+            **warm,
+            "duration": duration,
+            "heartbeat": 25.0,
+            "start_at": schedule(6 * len(tables), duration),
+        }
+        pid = server.proc.pid
+        result = run_load(bench, plan, tables, during=lambda at: cpu_window([pid], at, duration))
+        after = result["during"]["rss_mb"][0] * 1024
+    sockets = result["sockets"]
+    out = {
+        "sockets": sockets,
+        "connected": result["connected_at_start"],
+        "rss_before_mb": round(before / 1024, 1),
+        "rss_after_mb": round(after / 1024, 1),
+        "kb_per_socket": round((after - before) / max(1, sockets), 1),
+        "cpu_percent": result["during"]["cpu_percent"][0],
+        "seconds": duration,
+    }
+    print(f"  idle: {out}", flush=True)
+    return out
+
+
+def check_logs(database: str, world: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """From the database: every table's log whole (seq 1..head, once each), every command a
+    client saw answered is in it once, and every tab ended on its table's head."""
+    acked = set(result["acknowledged"])
+    found: dict[str, int] = {}
+    gaps, behind = 0, 0
+    for table in world["tables"]:
+        log = entries(database, table["pk"])
+        if [s for s, _, _ in log] != list(range(1, len(log) + 1)):
+            gaps += 1
+        for _, command_id, _ in log:
+            if command_id:
+                found[command_id] = found.get(command_id, 0) + 1
+        head = log[-1][0] if log else 0
+        behind += sum(1 for seq in result["final"].get(str(table["pk"]), []) if seq != head)
+    return {
+        "tables_with_gaps": gaps,
+        "acknowledged": len(acked),
+        "acknowledged_missing": len(acked - set(found)),
+        "applied_twice": sum(1 for n in found.values() if n > 1),
+        "tabs_not_on_head_at_end": behind,
+    }
+
+
+def brief(result: dict[str, Any]) -> str:
+    lat = result.get("latency_ms", {})
+    cpu = (result.get("during") or {}).get("cpu_percent")
+    return (
+        f"p50 {lat.get('p50')} ms, p99 {lat.get('p99')} ms, max {lat.get('max')} ms, "
+        f"n {lat.get('n')}, lost {result.get('lost_deliveries')}, "
+        f"errors {result.get('error_count')}, cpu {cpu}"
+    )
+
+
+# --- resilience ------------------------------------------------------------------------------
+
+
+def resilience(bench: Bench) -> dict[str, Any]:
+    """The load over two processes for `resilience` seconds with random client drops, one
+    Redis restart (a third of the way) and one server killed and restarted (two thirds)."""
+    duration = bench.size.resilience
+    tables_n = bench.size.tables
+    world = bench.world(tables_n)
+    tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
+    faults: list[dict[str, Any]] = []
+    with servers(bench, 2) as running:
+        plan = {
+            "mode": "eleora",
+            "servers": [f"ws://127.0.0.1:{d.port}" for d in running],
+            "path": ELEORA_PATH,
+            "sessions": world["sessions"],
+            "period": 2.0,
+            "duration": duration,
+            "heartbeat": 25.0,
+            "drop_rate": bench.size.drop_rate,
+            "seed": 5,
+            "start_at": schedule(6 * len(tables), duration),
+        }
+
+        def chaos(start_at: float) -> None:
+            time.sleep(max(0.0, start_at + duration / 3 - time.time()))
+            faults.append({"fault": "redis restart", "at": time.time()})
+            bench.redis.kill()
+            time.sleep(2.0)
+            bench.redis.start()
+            faults[-1]["back"] = time.time()
+            time.sleep(max(0.0, start_at + 2 * duration / 3 - time.time()))
+            faults.append({"fault": "server process killed", "at": time.time()})
+            running[1].kill()
+            running[1].start()
+            faults[-1]["back"] = time.time()
+
+        thread = threading.Thread(target=chaos, args=(plan["start_at"],))
+        result = run_load(bench, plan, tables, pin=None, during=lambda at: thread.start())
+        thread.join()
+    log = check_logs(bench.database, world, result)
+    outages = [(a, b) for a, b in result["outages"]]
+    out = {
+        "seconds": duration,
+        "tables": tables_n,
+        "sockets": result["sockets"],
+        "drop_rate_per_socket_s": bench.size.drop_rate,
+        "connections": result["connections"],
+        "actions": result["actions"],
+        "latency_ms": result["latency_ms"],
+        "resent_after_reconnect": result["resent"],
+        "unanswered_at_end": result["unanswered"],
+        "errors": result["errors"],
+        "error_count": result["error_count"],
+        "log": log,
+        "faults": [fault_recovery(f, outages) for f in faults],
+        "outages": outage_summary(outages),
+    }
+    print(f"  resilience: {json.dumps({k: out[k] for k in ('log', 'faults', 'outages')})}")
+    return out
+
+
+def fault_recovery(fault: dict[str, Any], outages: list[tuple[float, float | None]]) -> dict:
+    """Seconds from the fault to the last tab back on its table's head (tabs that lapsed
+    from the fault on, within 30 s)."""
+    at = fault["at"]
+    hit = [(a, b) for a, b in outages if at - 0.5 <= a <= at + 30 or (a < at and (b or 1e18) > at)]
+    ends = [b for _, b in hit]
+    worst = None if any(b is None for b in ends) else max((b - at for b in ends), default=0.0)
+    return {
+        "fault": fault["fault"],
+        "outage_s": round(fault.get("back", at) - at, 2),
+        "tabs_affected": len(hit),
+        "all_back_after_s": None if worst is None else round(worst, 2),
+        "met": worst is not None and worst <= 5.0 + (fault.get("back", at) - at),
+    }
+
+
+def outage_summary(outages: list[tuple[float, float | None]]) -> dict[str, Any]:
+    closed = [b - a for a, b in outages if b is not None]
+    return {
+        "count": len(outages),
+        "never_recovered": sum(1 for _, b in outages if b is None),
+        "seconds": summary(closed),
+    }
+
+
+# --- the rest --------------------------------------------------------------------------------
+
+
+def browser(bench: Bench) -> dict[str, Any]:
+    from scripts.bench import browser as chromium
+
+    env = bench.env()
+    demo = prepare_demo(env)
+    with servers(bench, 1) as running:
+        return dict(
+            chromium.measure(
+                running[0].base, demo.sessions, demo.encounter, clicks=bench.size.clicks
+            )
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.bench", description=__doc__)
+    parser.add_argument("--short", action="store_true", help="the smoke check (seconds)")
+    parser.add_argument("--minutes", type=float, help="resilience run length (default 10)")
+    parser.add_argument("--only", default="", help="comma list: " + ",".join(PARTS))
+    parser.add_argument("--out", default=str(ROOT / "build" / "bench.json"))
+    parser.add_argument("--doc", help="Markdown report (default: docs/performance.md, full run)")
+    args = parser.parse_args(argv)
+    size = Size.of(args.short, args.minutes)
+    parts = [p for p in (args.only.split(",") if args.only else PARTS) if p]
+    if args.short:
+        parts = [p for p in parts if p != "browser"]
+    started = time.time()
+    results: dict[str, Any] = {"short": args.short, "parts": parts, "machine": report.machine()}
+    with (
+        tempfile.TemporaryDirectory(prefix="eleora-bench-") as tmp,
+        private_database("eleora_bench") as database,
+    ):
+        redis = RedisServer(Path(tmp))
+        redis.start()
+        bench = Bench(size, Path(tmp), database, redis, results=results)
+        try:
+            migrate(bench)
+            for part in parts:
+                print(f"{part} …", flush=True)
+                results[part] = PARTS[part](bench)
+        finally:
+            redis.close()
+    results["seconds"] = round(time.time() - started, 1)
+    results["targets"] = report.targets(results)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+    doc = args.doc or (None if args.short else str(ROOT / "docs" / "performance.md"))
+    if doc:
+        Path(doc).write_text(report.markdown(results, " ".join(sys.argv[1:])))
+    print(report.verdict(results))
+    return 0 if report.sound(results) else 1
+
+
+def migrate(bench: Bench) -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=bench.env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if done.returncode:
+        raise RuntimeError(done.stderr[-3000:])
+
+
+def rules(bench: Bench) -> dict[str, Any]:
+    from scripts.bench import rules as engine
+
+    return dict(engine.measure(short=bench.size.tables <= 10))
+
+
+def profile(bench: Bench) -> dict[str, Any]:
+    from scripts.bench import profile as hot_path
+
+    return dict(hot_path.measure(actions=30 if bench.size.tables <= 10 else 300))
+
+
+PARTS: dict[str, Any] = {
+    "rules": rules,
+    "profile": profile,
+    "eleora": lambda b: eleora_load(b, "eleora, 1 process, core layer"),
+    "floor_channels": lambda b: floor_load(b, "floor (a) channels", kind="channels"),
+    "floor_websockets": lambda b: floor_load(b, "floor (b) websockets", kind="websockets"),
+    "eleora_pubsub": lambda b: eleora_load(b, "eleora, 1 process, pubsub", layer="pubsub"),
+    "floor_channels_2": lambda b: floor_load(
+        b, "floor (a), 2 processes", kind="channels", processes=2
+    ),
+    "eleora_2": lambda b: eleora_load(b, "eleora, 2 processes", processes=2),
+    "idle": idle,
+    "browser": browser,
+    "resilience": resilience,
+}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

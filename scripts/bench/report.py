@@ -1,0 +1,216 @@
+"""The benchmark's verdicts and its Markdown table (docs/performance.md)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+PACKAGES = ("Django", "channels", "channels-redis", "daphne", "redis", "websockets", "psycopg")
+
+
+def machine() -> dict[str, Any]:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
+    return {
+        "date": datetime.date.today().isoformat(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": round(mem_kb / 1024 / 1024, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "packages": {p: _version(p) for p in PACKAGES},
+        "redis_server": _command(["redis-server", "--version"]),
+        "postgresql": _command(["psql", "--version"]),
+    }
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "-"
+
+
+def _command(argv: list[str]) -> str:
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=10).stdout.strip()
+    except OSError:
+        return "-"
+
+
+# --- targets ---------------------------------------------------------------------------------
+
+
+def _lat(results: dict[str, Any], part: str, key: str) -> float | None:
+    value = (results.get(part) or {}).get("latency_ms", {}).get(key)
+    return None if value is None else float(value)
+
+
+def _delivered(run: dict[str, Any] | None) -> bool:
+    if not run:
+        return False
+    log = run.get("log", {})
+    return (
+        run.get("lost_deliveries") == 0
+        and run.get("error_count") == 0
+        and not run.get("unanswered")
+        and not log.get("acknowledged_missing")
+        and not log.get("applied_twice")
+        and not log.get("tables_with_gaps")
+    )
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target of issue #5 with what was measured and whether it was met."""
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, limit: str, measured: Any, met: bool | None) -> None:
+        out.append({"target": name, "limit": limit, "measured": measured, "met": met})
+
+    floor = _lat(results, "floor_channels", "p50")
+    for part, label in (("eleora", "1 process"), ("eleora_2", "2 processes")):
+        if part not in results:
+            continue
+        p50, p99 = _lat(results, part, "p50"), _lat(results, part, "p99")
+        add(f"action → last socket p50, {label}", "≤ 15 ms", p50, p50 is not None and p50 <= 15)
+        add(f"action → last socket p99, {label}", "≤ 100 ms", p99, p99 is not None and p99 <= 100)
+        add(f"nothing lost, {label}", "0", _lost(results[part]), _delivered(results[part]))
+        base = floor if part == "eleora" else _lat(results, "floor_channels_2", "p50")
+        if base and p50 is not None:
+            add(f"p50 vs floor (a), {label}", "≤ 2×", f"{p50 / base:.1f}×", p50 <= 2 * base)
+    if "idle" in results:
+        idle = results["idle"]
+        add(
+            "idle memory per socket",
+            "≤ 100 KB",
+            idle["kb_per_socket"],
+            idle["kb_per_socket"] <= 100,
+        )
+        add(
+            "idle CPU, 3,000 sockets",
+            "≤ 10 % of a core",
+            idle["cpu_percent"],
+            idle["cpu_percent"] <= 10,
+        )
+    if "browser" in results:
+        b = results["browser"]
+        add("browser click → swap p95", "≤ 150 ms", b.get("p95_ms"), bool(b.get("met")))
+    if "rules" in results:
+        r = results["rules"]
+        add("odds 30 v 30", "≤ 1 ms", r.get("odds_30v30_ms"), r["targets"]["odds"]["met"])
+        add("replay 10,000 events", "≤ 0.5 s", r.get("replay_s"), r["targets"]["replay"]["met"])
+    if "resilience" in results:
+        res = results["resilience"]
+        log = res["log"]
+        add(
+            "resilience: lost / applied twice",
+            "0 / 0",
+            f"{log['acknowledged_missing']} / {log['applied_twice']}",
+            not log["acknowledged_missing"] and not log["applied_twice"],
+        )
+        for fault in res["faults"]:
+            add(
+                f"resilience: back on head after {fault['fault']}",
+                "≤ 5 s",
+                fault["all_back_after_s"],
+                fault["met"],
+            )
+    return out
+
+
+def _lost(run: dict[str, Any]) -> str:
+    log = run.get("log", {})
+    return (
+        f"{run.get('lost_deliveries')} lost, {run.get('error_count')} refused, "
+        f"{log.get('applied_twice')} twice"
+    )
+
+
+def sound(results: dict[str, Any]) -> bool:
+    """The run itself worked: every load delivered, nothing lost or doubled (timing aside)."""
+    loads = [results[p] for p in ("eleora", "eleora_pubsub", "eleora_2") if p in results]
+    ok = all(_delivered(r) and r["latency_ms"].get("n") for r in loads)
+    floors = [
+        results[p]
+        for p in ("floor_channels", "floor_websockets", "floor_channels_2")
+        if p in results
+    ]
+    ok = ok and all(f["lost_deliveries"] == 0 and f["latency_ms"].get("n") for f in floors)
+    if "resilience" in results:
+        log = results["resilience"]["log"]
+        ok = ok and not log["acknowledged_missing"] and not log["applied_twice"]
+        ok = ok and not log["tables_with_gaps"] and not log["tabs_not_on_head_at_end"]
+    return bool(ok)
+
+
+def verdict(results: dict[str, Any]) -> str:
+    lines = [
+        f"{'met' if t['met'] else 'MISSED':>6}  {t['target']}: {t['measured']} "
+        f"(target {t['limit']})"
+        for t in results.get("targets", [])
+    ]
+    lines.append(f"run sound (nothing lost, nothing doubled): {sound(results)}")
+    return "\n".join(lines)
+
+
+# --- Markdown ----------------------------------------------------------------------------
+
+
+def markdown(results: dict[str, Any], argv: str) -> str:
+    m = results["machine"]
+    packages = ", ".join(f"{k} {v}" for k, v in m["packages"].items())
+    parts = [
+        "# Performance\n",
+        f"Produced by `python -m scripts.bench {argv}`".rstrip() + f" on {m['date']}, "
+        f"{results['seconds']:.0f} s. Raw figures: `build/bench.json`.\n",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, Linux {m['kernel']}; "
+        f"Python {m['python']}; {packages}; {m['redis_server']}; {m['postgresql']}.\n",
+        "## Targets\n",
+        "| target | limit | measured | |",
+        "|---|---|---|---|",
+        *(
+            f"| {t['target']} | {t['limit']} | {t['measured']} | "
+            f"{'met' if t['met'] else '**missed**'} |"
+            for t in results["targets"]
+        ),
+        "",
+        "## Load runs side by side\n",
+        "200 tables × 6 sockets, one action per table every 2 s; latency from just before the "
+        "send to the arrival at the last socket of the table (ms). CPU: the server process(es) "
+        "over the run's middle.\n",
+        "| run | p50 | p90 | p99 | max | samples | lost | server CPU % | RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for key, label in RUNS:
+        run = results.get(key)
+        if not run:
+            continue
+        lat, during = run["latency_ms"], run.get("during") or {}
+        parts.append(
+            f"| {label} | {lat.get('p50')} | {lat.get('p90')} | {lat.get('p99')} | "
+            f"{lat.get('max')} | {lat.get('n')} | {run['lost_deliveries']} | "
+            f"{during.get('cpu_percent')} | {during.get('rss_mb')} |"
+        )
+    return "\n".join(parts) + "\n"
+
+
+RUNS = (
+    ("floor_websockets", "(b) plain `websockets` broadcast, 1 process"),
+    ("floor_channels", "(a) bare Channels broadcast consumer, 1 process, Redis core layer"),
+    ("eleora", "(c) Eleora full path, 1 process, Redis core layer"),
+    ("eleora_pubsub", "(c) Eleora full path, 1 process, Redis pub/sub layer"),
+    ("floor_channels_2", "(a) bare Channels broadcast, 2 processes"),
+    ("eleora_2", "(c) Eleora full path, 2 processes"),
+)

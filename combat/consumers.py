@@ -109,7 +109,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if extra is not None:
             await self.send(text_data=json.dumps({"t": "swap", "html": extra}))
         else:
-            await self.push()  # the actor sees the result even if the fan-out is slow
+            # The actor sees the result even if the fan-out is slow, and learns that its
+            # command (by id) is in the log: a client that lost its socket meanwhile sends
+            # the same id again and gets this answer instead of a second run.
+            await self.push(ack=message.id)
 
     async def heartbeat(self, client_seq: int | None) -> None:
         """The client's periodic "I am at seq n": re-join the group (a restarted Redis forgets
@@ -140,12 +143,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seq > self.seq or force:
             await self.push(hint=None if force else seq, force=force)
 
-    async def push(self, hint: int | None = None, force: bool = False) -> None:
+    async def push(
+        self, hint: int | None = None, force: bool = False, ack: str | None = None
+    ) -> None:
         html, seq, deadline = await database_sync_to_async(self.render)(hint)
         if seq <= self.seq and not force:
+            if ack is not None:  # the fan-out was first: only the answer is left to send
+                await self.send(text_data=json.dumps({"t": "ack", "ack": ack, "seq": self.seq}))
             return
         self.seq = seq
-        payload = {"t": "swap", "seq": seq, "html": html, "now": time.time()}
+        payload = {"t": "swap", "seq": seq, "html": html, "now": time.time(), "ack": ack}
         await self.send(text_data=json.dumps(payload))
         if deadline is not None:
             _schedule_expiry(self.encounter_id, deadline)

@@ -22,15 +22,30 @@ class Step:
     undo_to: int | None = None
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """The entries in force as a chain (last first): each seq's chain is kept for later undos."""
+
+    step: Step
+    before: _Kept | None
+
+
 def effective(steps: Iterable[Step]) -> list[Step]:
-    """The entries in force: an undo to K drops every entry after K that was still in force."""
-    kept: list[Step] = []
+    """The entries in force: an undo to K puts back exactly what was in force right after
+    entry K (so an undo to before an earlier undo brings back what that undo took)."""
+    after: dict[int, _Kept | None] = {0: None}
+    kept: _Kept | None = None
     for step in steps:
         if step.undo_to is None:
-            kept.append(step)
+            kept = _Kept(step, kept)
         else:
-            kept = [s for s in kept if s.seq <= step.undo_to]
-    return kept
+            kept = after.get(step.undo_to)
+        after[step.seq] = kept
+    chain: list[Step] = []
+    while kept is not None:
+        chain.append(kept.step)
+        kept = kept.before
+    return chain[::-1]
 
 
 def undone(steps: Iterable[Step]) -> set[int]:

@@ -16,10 +16,12 @@ T = TypeVar("T")
 def replace(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass `obj` with `changes`; unknown field names raise TypeError."""
     current = obj.__dict__
-    unknown = changes.keys() - current.keys()
-    if unknown:
+    if not changes.keys() <= current.keys():
+        unknown = changes.keys() - current.keys()
         raise TypeError(f"{type(obj).__name__} has no field(s) {', '.join(sorted(unknown))}")
     new = object.__new__(type(obj))
-    new.__dict__.update(current)
-    new.__dict__.update(changes)
+    # One merged dict set as the instance dict (a frozen class refuses plain attribute sets):
+    # about half the cost of copying and updating in place, and replaying a log calls this
+    # tens of thousands of times.
+    object.__setattr__(new, "__dict__", {**current, **changes})
     return new

@@ -51,7 +51,10 @@ def to_data(obj: Any) -> Any:
 
 def from_data(tp: Any, data: Any, path: str = "") -> Any:
     """Rebuild a value of type `tp` from JSON data; raises ValueError naming the bad path."""
-    return _decode(tp, data, path or "$")
+    return _decoder(tp)(data, path or "$")
+
+
+Decoder = Callable[[Any, str], Any]
 
 
 @cache
@@ -59,108 +62,203 @@ def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
-def _decode(tp: Any, data: Any, path: str) -> Any:
-    """Decoding follows the type, so its depth is bounded by the type's (not the input's)."""
+@cache
+def _decoder(tp: Any) -> Decoder:
+    """The decoder for a type, worked out once: replaying a log decodes thousands of events of
+    a few dozen types, and reading the type hints again for every value dominated its profile.
+
+    Decoding follows the type, so its depth is bounded by the type's (not the input's)."""
     if tp is Any:
-        return data
+        return _identity
     if tp in _CUSTOM:
-        return _CUSTOM[tp][1](data)
+        return _custom_decoder(_CUSTOM[tp][1])
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
-        return _decode_union(tp, data, path)
+        return _union_decoder(get_args(tp))
     if origin is Literal:
-        if data not in get_args(tp):
-            allowed = ", ".join(repr(a) for a in get_args(tp))
-            raise ValueError(f"{path}: expected one of {allowed}")
-        return data
-    if origin in (tuple, frozenset, dict, Mapping, typing.Mapping, list):
-        return _decode_container(origin, get_args(tp), data, path)
+        return _literal_decoder(get_args(tp))
+    if origin in (dict, Mapping, typing.Mapping):
+        return _mapping_decoder(*(get_args(tp) or (str, Any)))
+    if origin in (tuple, frozenset, list):
+        return _sequence_decoder(origin, get_args(tp))
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return _decode_dataclass(tp, data, path)
+        return _dataclass_decoder(tp)
     if isinstance(tp, type) and issubclass(tp, Enum):
+        return _enum_decoder(tp)
+    return _SCALARS.get(tp) or _undecodable(tp)
+
+
+def _identity(data: Any, path: str) -> Any:
+    return data
+
+
+def _custom_decoder(decode: Callable[[Any], Any]) -> Decoder:
+    return lambda data, path: decode(data)
+
+
+def _undecodable(tp: Any) -> Decoder:
+    def decode(data: Any, path: str) -> Any:
+        raise ValueError(f"{path}: cannot decode type {tp!r}")
+
+    return decode
+
+
+def _decode_bool(data: Any, path: str) -> Any:
+    if not isinstance(data, bool):
+        raise ValueError(f"{path}: expected true or false")
+    return data
+
+
+def _decode_int(data: Any, path: str) -> Any:
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise ValueError(f"{path}: expected a whole number")
+    return data
+
+
+def _decode_float(data: Any, path: str) -> Any:
+    if isinstance(data, bool) or not isinstance(data, int | float):
+        raise ValueError(f"{path}: expected a number")
+    return float(data)
+
+
+def _decode_str(data: Any, path: str) -> Any:
+    if not isinstance(data, str):
+        raise ValueError(f"{path}: expected text")
+    return data
+
+
+_SCALARS: dict[Any, Decoder] = {
+    bool: _decode_bool,
+    int: _decode_int,
+    float: _decode_float,
+    str: _decode_str,
+}
+# Items of exactly these types decode to themselves (dice faces, ids): no call per item.
+_EXACT: dict[Decoder, type] = {_decode_int: int, _decode_str: str, _decode_bool: bool}
+
+
+def _enum_decoder(tp: type[Enum]) -> Decoder:
+    def decode(data: Any, path: str) -> Any:
         try:
             return tp(data)
         except ValueError:
             raise ValueError(f"{path}: unknown value {data!r}") from None
-    return _decode_scalar(tp, data, path)
+
+    return decode
 
 
-def _decode_scalar(tp: Any, data: Any, path: str) -> Any:
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise ValueError(f"{path}: expected true or false")
+def _literal_decoder(allowed: tuple[Any, ...]) -> Decoder:
+    def decode(data: Any, path: str) -> Any:
+        if data not in allowed:
+            raise ValueError(f"{path}: expected one of {', '.join(repr(a) for a in allowed)}")
         return data
-    if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise ValueError(f"{path}: expected a whole number")
-        return data
-    if tp is float:
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            raise ValueError(f"{path}: expected a number")
-        return float(data)
-    if tp is str:
-        if not isinstance(data, str):
-            raise ValueError(f"{path}: expected text")
-        return data
-    raise ValueError(f"{path}: cannot decode type {tp!r}")
+
+    return decode
 
 
-def _decode_union(tp: Any, data: Any, path: str) -> Any:
-    args = get_args(tp)
-    if data is None and type(None) in args:
-        return None
-    options = [a for a in args if a is not type(None)]
-    errors = []
-    for option in options:
-        try:
-            return _decode(option, data, path)
-        except ValueError as exc:
-            errors.append(str(exc))
-    raise ValueError(errors[0] if len(errors) == 1 else f"{path}: no allowed shape fits")
+def _union_decoder(args: tuple[Any, ...]) -> Decoder:
+    """The first option that fits; None when the union allows it. One error is passed on as
+    it is, several become "no allowed shape fits"."""
+    nullable = type(None) in args
+    options = [_decoder(a) for a in args if a is not type(None)]
+
+    def decode(data: Any, path: str) -> Any:
+        if data is None and nullable:
+            return None
+        errors = []
+        for option in options:
+            try:
+                return option(data, path)
+            except ValueError as exc:
+                errors.append(str(exc))
+        raise ValueError(errors[0] if len(errors) == 1 else f"{path}: no allowed shape fits")
+
+    return decode
 
 
-def _decode_container(origin: Any, args: tuple[Any, ...], data: Any, path: str) -> Any:
-    if origin in (dict, Mapping, typing.Mapping):
-        mapping = _as_dict(data, path)
-        key_tp, value_tp = args or (str, Any)
+def _mapping_decoder(key_tp: Any, value_tp: Any) -> Decoder:
+    key, value = _decoder(key_tp), _decoder(value_tp)
+
+    def decode(data: Any, path: str) -> Any:
         return {
-            _decode(key_tp, k, f"{path}.{k}"): _decode(value_tp, v, f"{path}.{k}")
-            for k, v in mapping.items()
+            key(k, f"{path}.{k}"): value(v, f"{path}.{k}") for k, v in _as_dict(data, path).items()
         }
-    if not isinstance(data, list | tuple):
-        raise ValueError(f"{path}: expected a list")
+
+    return decode
+
+
+def _sequence_decoder(origin: Any, args: tuple[Any, ...]) -> Decoder:
+    """A fixed-length tuple item by item; a tuple[X, ...], list or frozenset of one type."""
     if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
-        if len(data) != len(args):
-            raise ValueError(f"{path}: expected {len(args)} items")
-        pairs = enumerate(zip(args, data, strict=True))
-        return tuple(_decode(a, x, f"{path}[{i}]") for i, (a, x) in pairs)
-    item_tp = args[0] if args else Any
-    items = [_decode(item_tp, x, f"{path}[{i}]") for i, x in enumerate(data)]
-    if origin is frozenset:
-        return frozenset(items)
-    return tuple(items) if origin is tuple else items
+        items = [_decoder(a) for a in args]
+
+        def fixed(data: Any, path: str) -> Any:
+            if not isinstance(data, list | tuple):
+                raise ValueError(f"{path}: expected a list")
+            if len(data) != len(items):
+                raise ValueError(f"{path}: expected {len(items)} items")
+            return tuple(
+                item(x, f"{path}[{i}]") for i, (item, x) in enumerate(zip(items, data, strict=True))
+            )
+
+        return fixed
+    item = _decoder(args[0] if args else Any)
+    build: Callable[[Any], Any] = {frozenset: frozenset, list: list}.get(origin, tuple)
+    exact = _EXACT.get(item)
+
+    def variadic(data: Any, path: str) -> Any:
+        if not isinstance(data, list | tuple):
+            raise ValueError(f"{path}: expected a list")
+        if exact is not None and all(type(x) is exact for x in data):
+            return build(data)
+        return build([item(x, f"{path}[{i}]") for i, x in enumerate(data)])
+
+    return variadic
 
 
-def _decode_dataclass(cls: type, data: Any, path: str) -> Any:
-    mapping = dict(_as_dict(data, path))
+def _dataclass_decoder(cls: type) -> Decoder:
+    """Fields by name, strictly: the "type" key of a typed record, no unknown or missing
+    field. The field decoders are looked up on the first call, so a record may refer to its
+    own type."""
     type_key = getattr(cls, "type_key", None)
-    given = mapping.pop("type", type_key) if isinstance(type_key, str) else type_key
-    if given != type_key:
-        raise ValueError(f"{path}: expected type {type_key!r}")
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
-    unknown = set(mapping) - set(fields)
-    if unknown:
-        raise ValueError(f"{path}: unknown fields: {', '.join(sorted(unknown))}")
-    hints = _hints(cls)
-    values = {}
-    for name, f in fields.items():
-        if name in mapping:
-            values[name] = _decode(hints[name], mapping[name], f"{path}.{name}")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise ValueError(f"{path}: missing field {name!r}")
-    obj = cls(**values)
-    _check(obj, path)
-    return obj
+    typed = isinstance(type_key, str)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    allowed = frozenset(f.name for f in fields) | ({"type"} if typed else set())
+    required = frozenset(
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    checked = issubclass(cls, PoolRoll)
+    plan: tuple[tuple[str, Decoder], ...] | None = None
+
+    def decode(data: Any, path: str) -> Any:
+        nonlocal plan
+        if not isinstance(data, Mapping):
+            _as_dict(data, path)  # raises "expected an object"
+        mapping: Mapping[str, Any] = data
+        unknown = mapping.keys() - allowed
+        if unknown:
+            _as_dict(data, path)  # a key that is not text is unknown too: refused as before
+        if typed and mapping.get("type", type_key) != type_key:
+            raise ValueError(f"{path}: expected type {type_key!r}")
+        if unknown:
+            raise ValueError(f"{path}: unknown fields: {', '.join(sorted(unknown))}")
+        if plan is None:  # built whole, then published: a thread never sees half of it
+            hints = _hints(cls)
+            plan = tuple((f.name, _decoder(hints[f.name])) for f in fields)
+        values = {}
+        for name, field_decoder in plan:
+            if name in mapping:
+                values[name] = field_decoder(mapping[name], f"{path}.{name}")
+            elif name in required:
+                raise ValueError(f"{path}: missing field {name!r}")
+        obj = cls(**values)
+        if checked:
+            _check(obj, path)
+        return obj
+
+    return decode
 
 
 def _check(obj: Any, path: str) -> None:

@@ -36,10 +36,7 @@ def effective(steps: Iterable[Step]) -> list[Step]:
     after: dict[int, _Kept | None] = {0: None}
     kept: _Kept | None = None
     for step in steps:
-        if step.undo_to is None:
-            kept = _Kept(step, kept)
-        else:
-            kept = after.get(step.undo_to)
+        kept = _Kept(step, kept) if step.undo_to is None else after.get(step.undo_to)
         after[step.seq] = kept
     chain: list[Step] = []
     while kept is not None:

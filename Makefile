@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/eleora
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint types services bench messages
+.PHONY: run test lint types services bench bench-short messages
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -35,14 +35,20 @@ services:
 
 # Browser tests run in their own pytest process: Playwright's sync API keeps an event loop
 # running for its whole session, which async tests in the same process cannot share.
+# The benchmark's short mode is the last step: a smoke check of every part (nothing timed).
 test: lint types services
-	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m "not browser" --cov --cov-report=term
+	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m "not browser and not bench" --cov --cov-report=term
 	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
 	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) \
-		$(VENV)/bin/pytest -m "not browser" -p no:cacheprovider -q
+		$(VENV)/bin/pytest -m "not browser and not bench" -p no:cacheprovider -q
+	$(VENV)/bin/pytest -m bench -p no:cacheprovider -q
 
-bench: $(STAMP)
-	$(PY) scripts/bench_rules.py
+# The full benchmark (about 25 minutes; writes docs/performance.md and build/bench.json).
+bench: $(STAMP) services
+	$(PY) -m scripts.bench
+
+bench-short: $(STAMP) services
+	$(PY) -m scripts.bench --short
 
 messages: $(STAMP)
 	$(PY) manage.py makemessages -l en --no-obsolete -i ".venv/*" -i "tests/*"

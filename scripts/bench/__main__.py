@@ -56,12 +56,13 @@ class Size:
     loaders: int
     clicks: int
     drop_rate: float
+    grace: float  # after the last action, how long it may take to arrive before it is lost
 
     @classmethod
     def of(cls, short: bool, minutes: float | None) -> Size:
         if short:
-            return cls(6, 60, 6.0, minutes * 60 if minutes else 30.0, 2, 0, 0.01)
-        return cls(200, 3000, 60.0, minutes * 60 if minutes else 600.0, 4, 40, 0.002)
+            return cls(6, 60, 6.0, minutes * 60 if minutes else 30.0, 2, 0, 0.01, 3.0)
+        return cls(200, 3000, 60.0, minutes * 60 if minutes else 600.0, 4, 40, 0.002, 6.0)
 
 
 @dataclass
@@ -193,7 +194,7 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 def schedule(sockets: int, duration: float) -> float:
     """When the load starts: after every socket had time to connect and get its first push."""
-    return time.time() + 8.0 + sockets / 60.0
+    return time.time() + 3.0 + sockets / 60.0
 
 
 def cpu_window(pids: list[int], start_at: float, duration: float) -> dict[str, Any]:
@@ -250,6 +251,7 @@ def eleora_load(
             "period": 2.0,
             "duration": bench.size.duration,
             "heartbeat": 25.0,
+            "grace": bench.size.grace,
             "start_at": schedule(6 * len(tables), bench.size.duration),
         }
         pids = [d.proc.pid for d in running if d.proc]
@@ -282,6 +284,7 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
         "pad": bench.results.get("push_bytes", 4096),
         "period": 2.0,
         "duration": bench.size.duration,
+        "grace": bench.size.grace,
         "start_at": schedule(6 * len(tables), bench.size.duration),
     }
     if kind == "channels":
@@ -417,6 +420,7 @@ def resilience(bench: Bench) -> dict[str, Any]:
             "duration": duration,
             "heartbeat": 25.0,
             "drop_rate": bench.size.drop_rate,
+            "grace": 8.0,
             "seed": 5,
             "start_at": schedule(6 * len(tables), duration),
         }

@@ -250,10 +250,10 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
     chaos = asyncio.create_task(_chaos(plan, tables))
     await schedule
     await asyncio.sleep(min(GRACE_S, float(plan.get("grace", GRACE_S))))
-    stop.set()
-    await asyncio.gather(*(s.ws.close() for t in tables for s in t.socks if s.ws is not None))
     await _stop(watch)
     await _stop(chaos)
+    stop.set()
+    await asyncio.gather(*(s.ws.close() for t in tables for s in t.socks if s.ws is not None))
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -375,7 +375,7 @@ def _batch(call: Callable[[], object], reps: int, cold: bool) -> float:
 
 
 def three_options(attack: int, defence: int) -> None:
-    """The prompt card's odds: brak = Obrona, Parowanie +1, Unik +2 (as scripts/bench_rules)."""
+    """The prompt card's odds: brak = Obrona, Parowanie +1, Unik +2."""
     pools = {"brak": defence, "parowanie": defence + 1, "unik": defence + 2}
     attack_odds(attack, pools, 2, DamageType.PHYSICAL, 1)
 

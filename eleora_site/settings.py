@@ -111,7 +111,13 @@ WSGI_APPLICATION = None
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=0,
+        # Keep connections: Channels runs every socket's database work through one thread
+        # that closes expired connections around each call, and with 0 every websocket
+        # message opened a new PostgreSQL connection (a third of a connect storm's time).
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "300")),
+        # No health check: it would cost a SELECT 1 before every socket message; a connection
+        # that died fails one call and is replaced at the next.
+        conn_health_checks=False,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):

@@ -42,6 +42,7 @@ from scripts.bench.processes import (
 SERVER_CPU = "0"  # one server process on core 0, the load processes on core 1
 LOAD_CPU = "1"
 ELEORA_PATH = "/ws/encounters/{pk}/"
+DAPHNE_ARGS = tuple(os.environ.get("BENCH_DAPHNE_ARGS", "").split())
 FLOOR_PATH = "/ws/{pk}/"
 
 
@@ -183,6 +184,7 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     latencies = [x for p in parts for x in p["latencies_ms"]]
     out["latency_ms"] = summary(latencies)
     out["errors"] = [e for p in parts for e in p["errors"]][:20]
+    out["failures"] = sorted({f for p in parts for f in p.get("failures", [])})[:10]
     out["error_count"] = sum(len(p["errors"]) for p in parts)
     out["acknowledged"] = [a for p in parts for a in p["acknowledged"]]
     out["final"] = {k: v for p in parts for k, v in p["final"].items()}
@@ -225,7 +227,9 @@ def servers(
     for i in range(count):
         name = f"{(app or 'eleora').split('.')[-1].split(':')[0]}-{i}"
         kwargs = {"app": app} if app else {}
-        started.append(Daphne(env, bench.tmp, name, cpus=str(i % 2), **kwargs))
+        started.append(
+            Daphne(env, bench.tmp, name, cpus=str(i % 2), extra=DAPHNE_ARGS, **kwargs)
+        )
     try:
         for d in started:
             d.launch()

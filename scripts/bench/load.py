@@ -60,6 +60,7 @@ class Sock:
     ws: ClientConnection | None = None
     connections: int = 0
     closes: int = 0
+    failures: list[str] = field(default_factory=list)  # why connecting or a socket failed
     bad_since: float | None = None  # closed, or behind its table's head
     outages: list[tuple[float, float | None]] = field(default_factory=list)  # (from, to)
 
@@ -95,8 +96,8 @@ class Sock:
                         if beat is not None:
                             beat.cancel()
                         self.ws = None
-            except (OSError, TimeoutError, WebSocketException):
-                pass
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                self.failures.append(f"{type(exc).__name__}: {exc}"[:160])
             self.closes += 1
             delay = min(MAX_DELAY_S, 0.25 * 2**attempt) * (0.5 + random.random() / 2)
             attempt += 1
@@ -350,6 +351,7 @@ def _report(tables: list[Table], connected: int) -> dict[str, Any]:
         "acknowledged": acknowledged,
         "resent": sum(a.resent for t in tables for a in t.actions),
         "connections": sum(s.connections for s in socks),
+        "failures": sorted({f for s in socks for f in s.failures})[:10],
         "push_bytes": sorted(n for t in tables for n in t.sizes),
         "final": {str(t.spec["pk"]): [s.seq for s in t.socks] for t in tables},
         "outages": [o for s in socks for o in s.outages]

@@ -234,10 +234,11 @@ class Daphne:
         *,
         app: str = "eleora_site.asgi:application",
         cpus: str | None = None,
+        extra: tuple[str, ...] = (),
     ) -> None:
         self.env, self.tmp, self.name = env, tmp, name
         self.port = port or free_port()
-        self.app, self.cpus = app, cpus
+        self.app, self.cpus, self.extra = app, cpus, extra
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
@@ -252,7 +253,7 @@ class Daphne:
         pin = ["taskset", "-c", self.cpus] if self.cpus else []
         self.proc = subprocess.Popen(
             [*pin, sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1",
-             "-p", str(self.port), self.app],
+             "-p", str(self.port), *self.extra, self.app],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         log.close()

@@ -1,8 +1,15 @@
 """The table socket: one per browser tab. Thin: who you are, what you sent, what you see.
 
-Server → browser: JSON `{"t": "swap", "seq": n, "html": …}` (regions rendered for this viewer,
-each with its id, swapped by htmx) or `{"t": "error", "id": …, "message": …}` to this socket only.
+Server → browser: JSON `{"t": "swap", "seq": n, "html": …}` (the regions rendered for this
+viewer that changed since this socket's last push, each with its id, swapped by htmx: all of
+them on connect and on a forced push, none but the seq when nothing this viewer sees moved)
+or `{"t": "error", "id": …, "message": …}` to this socket only.
 Browser → server: `combat.protocol` messages. The group message carries only the new seq.
+
+When the table moves, the first socket of this process to hear of it renders the new seq for
+every socket of the table this process holds, in one call of the sync thread (the audiences
+share their regions, see `combat.fragments`), and sends each its push; the others find
+themselves current and do nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import defaultdict
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -35,6 +43,10 @@ CLOSE_POLICY = 1008
 
 # One expiry timer per encounter in this process; the append path dedups across processes.
 _timers: dict[int, asyncio.TimerHandle] = {}
+# The table sockets of this process, by encounter, and the seq each encounter's shared push
+# is being rendered for (a second socket hearing of the same seq waits for nothing).
+_sockets: dict[int, set[TableConsumer]] = defaultdict(set)
+_rendering: dict[int, int] = {}
 
 
 class Forbidden(Exception):  # noqa: N818
@@ -71,15 +83,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         encounter, self.viewer = found
         self.encounter_id, self.group, self.seq = encounter.pk, encounter.group_name, -1
+        self.sent: dict[str, int] = {}  # region id -> hash of the HTML this socket sent last
         self.language = _language(self.scope)
         self.bucket = TokenBucket(RATE, BURST)
         self.strikes = 0
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        _sockets[self.encounter_id].add(self)
         await self.push()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
+            _forget(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -98,21 +113,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         if message.kind == "sync":
             await self.heartbeat(message.seq)
             return
+        # This table's sockets in this process, this one first: the command's own hop renders
+        # its result for all of them, so they need not wait for the fan-out (it finds them
+        # current) and the sync thread is entered once per command, not once per socket.
+        sockets = [self, *(s for s in _sockets.get(self.encounter_id, ()) if s is not self)]
         try:
-            extra = await database_sync_to_async(self.handle)(message)
+            answer = await database_sync_to_async(self.handle)(message, sockets)
         except Forbidden:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         except Refused as refusal:
             await self.error(message.id, refusal.message)
             return
-        if extra is not None:
-            await self.send(text_data=json.dumps({"t": "swap", "html": extra}))
-        else:
-            # The actor sees the result even if the fan-out is slow, and learns that its
-            # command (by id) is in the log: a client that lost its socket meanwhile sends
-            # the same id again and gets this answer instead of a second run.
-            await self.push(ack=message.id)
+        if isinstance(answer, str):
+            await self.send(text_data=json.dumps({"t": "swap", "html": answer}))
+            return
+        # The actor learns that its command (by id) is in the log: a client that lost its
+        # socket meanwhile sends the same id again and gets this answer, not a second run.
+        for socket, rendered in zip(sockets, answer, strict=False):
+            if socket is self or socket in _sockets.get(self.encounter_id, ()):
+                ack = message.id if socket is self else None
+                await socket.deliver(rendered, force=False, ack=ack)
 
     async def heartbeat(self, client_seq: int | None) -> None:
         """The client's periodic "I am at seq n": re-join the group (a restarted Redis forgets
@@ -129,53 +150,121 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         return services.load_table(self.encounter_id).seq
 
-    def handle(self, message: protocol.Message) -> str | None:
-        """Run one message (in a worker thread); a preview returns its fragment."""
+    def handle(
+        self, message: protocol.Message, sockets: list[TableConsumer]
+    ) -> str | list[Rendered]:
+        """Run one message (in the sync thread): a preview's fragment, or the table after it
+        for each of `sockets` (when the seq it reached is known, else for this one alone)."""
         with translation.override(self.language):
             found = find_encounter_for(self.scope["user"], self.encounter_id)
             if found is None:
                 raise Forbidden
             viewer = self.viewer = found[1]
-            return _dispatch(self.encounter_id, viewer, message)
+            result = _dispatch(self.encounter_id, viewer, message)
+        if isinstance(result, str):
+            return result
+        return render(self.encounter_id, result, sockets if result is not None else [self])
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         seq, force = int(event.get("seq", 0)), bool(event.get("force"))
-        if seq > self.seq or force:
-            await self.push(hint=None if force else seq, force=force)
+        if force:
+            await self.push(force=True)
+        elif seq > self.seq:
+            await push_all(self.encounter_id, seq)
 
     async def push(
         self, hint: int | None = None, force: bool = False, ack: str | None = None
     ) -> None:
-        html, seq, deadline = await database_sync_to_async(self.render)(hint)
+        """Send the table at its head (or at the seq `hint`) to this socket alone."""
+        (rendered,) = await database_sync_to_async(render)(self.encounter_id, hint, [self])
+        await self.deliver(rendered, force=force, ack=ack)
+
+    async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None:
+        """Send the regions that changed since this socket's last push (every region when
+        `force`d), always with the seq, so the page moves on even when nothing it shows
+        changed; nothing if the socket already shows this seq or a later one."""
+        regions, seq, deadline = rendered
         if seq <= self.seq and not force:
             if ack is not None:  # the fan-out was first: only the answer is left to send
                 await self.send(text_data=json.dumps({"t": "ack", "ack": ack, "seq": self.seq}))
             return
         self.seq = seq
+        html, self.sent = changed(self.sent, regions, everything=force)
         payload = {"t": "swap", "seq": seq, "html": html, "now": time.time(), "ack": ack}
         await self.send(text_data=json.dumps(payload))
         if deadline is not None:
             _schedule_expiry(self.encounter_id, deadline)
 
-    def render(self, hint: int | None) -> tuple[str, int, float | None]:
-        with translation.override(self.language):
-            table = services.load_table(self.encounter_id, hint)
-            rules = get_ruleset(table.ruleset)
-            return (
-                fragments.render_regions(table, self.viewer),
-                table.seq,
-                rules.next_deadline(table.state),
-            )
-
     async def error(self, message_id: str | None, text: str) -> None:
         await self.send(text_data=json.dumps({"t": "error", "id": message_id, "message": text}))
 
 
-def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | None:
+Rendered = tuple[dict[str, str], int, float | None]  # regions by id, seq, next deadline
+
+
+async def push_all(pk: int, seq: int) -> None:
+    """Bring every socket of this process that shows table `pk` to `seq` (or later) with one
+    call of the sync thread: a hop per socket cost more than the rendering it carried."""
+    if _rendering.get(pk, -1) >= seq:
+        return  # a push of this seq (or a later one) to every socket is under way
+    behind = [socket for socket in _sockets.get(pk, ()) if socket.seq < seq]
+    if not behind:
+        return
+    _rendering[pk] = seq
+    try:
+        rendered = await database_sync_to_async(render)(pk, seq, behind)
+    finally:
+        if _rendering.get(pk) == seq:
+            del _rendering[pk]
+    for socket, one in zip(behind, rendered, strict=True):
+        if socket in _sockets.get(pk, ()):  # not closed meanwhile
+            await socket.deliver(one, force=False, ack=None)
+
+
+def render(pk: int, hint: int | None, sockets: list[TableConsumer]) -> list[Rendered]:
+    """The table at its head (or at the seq `hint`) for each socket's viewer, in its
+    language; regions the viewers share are rendered once (`fragments.regions`)."""
+    table = services.load_table(pk, hint)
+    deadline = get_ruleset(table.ruleset).next_deadline(table.state)
+    result = []
+    for socket in sockets:
+        with translation.override(socket.language):
+            result.append((fragments.regions(table, socket.viewer), table.seq, deadline))
+    return result
+
+
+def _forget(socket: TableConsumer) -> None:
+    sockets = _sockets.get(socket.encounter_id)
+    if sockets is not None:
+        sockets.discard(socket)
+        if not sockets:
+            del _sockets[socket.encounter_id]
+
+
+def changed(
+    sent: dict[str, int], regions: dict[str, str], *, everything: bool
+) -> tuple[str, dict[str, int]]:
+    """The regions whose HTML differs from what a socket sent last (`sent`: region id -> hash
+    of its HTML; all of them if `everything`), and what it will have sent. A region shared by
+    many sockets is one string object, so its hash is computed once."""
+    html = "".join(
+        text for name, text in regions.items() if everything or sent.get(name) != hash(text)
+    )
+    return html, {name: hash(text) for name, text in regions.items()}
+
+
+def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | int | None:
+    """Run a message: a preview's fragment, else the seq the table is at after it (None when
+    that is not known: an NPC policy, a command already in the log)."""
+    if m.kind == "preview":
+        return fragments.render_preview(services.load_table(pk), viewer, m.command)
+    if m.kind == "policy":
+        services.set_npc_policy(pk, viewer=viewer, combatant=m.combatant, policy=m.policy)
+        return None
     if m.kind == "command":
-        services.run_command(pk, m.command, viewer=viewer, command_id=m.id, seen_seq=m.seq)
+        done = services.run_command(pk, m.command, viewer=viewer, command_id=m.id, seen_seq=m.seq)
     elif m.kind == "add":
-        services.add_combatants(
+        done = services.add_combatants(
             pk,
             viewer=viewer,
             characters=m.characters,
@@ -184,13 +273,11 @@ def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | None:
             hidden=m.hidden,
             command_id=m.id,
         )
-    elif m.kind == "undo":
-        services.undo(pk, viewer=viewer, to_seq=m.to or 0, command_id=m.id)
-    elif m.kind == "policy":
-        services.set_npc_policy(pk, viewer=viewer, combatant=m.combatant, policy=m.policy)
-    elif m.kind == "preview":
-        return fragments.render_preview(services.load_table(pk), viewer, m.command)
-    return None
+    else:
+        done = services.undo(pk, viewer=viewer, to_seq=m.to or 0, command_id=m.id)
+    if done.duplicate:
+        return None
+    return done.head if done.head is not None else done.seq
 
 
 def _language(scope: dict[str, Any]) -> str:

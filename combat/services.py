@@ -1,29 +1,33 @@
 """Running the live table: check a command, decide it with the ruleset, append, publish.
 
 Every change goes through `_append`: it locks the encounter's row, lets the ruleset decide
-against the head state, and inserts entry `seq + 1` (the unique `(encounter, seq)` and
-`(encounter, command_id)` constraints are the backstop). Appends to one table queue on that
-lock, so two browsers or two server processes never interleave and nothing is decided twice;
-a command id already in the log returns its entry instead of running again. The fan-out
-message goes out after commit and names only the table and its new seq; each socket renders
-its own view.
+against the head state, and inserts entry `seq + 1` (the unique `(encounter, seq)` constraint
+is the backstop). Appends to one table queue on that lock, so two browsers or two server
+processes never interleave and nothing is appended twice: a command id already in the log
+(the unique `(encounter, command_id)` constraint tells) returns its entry instead of a second
+one. The fan-out message goes out after commit and names only the table and its new seq; each
+process renders the views of the sockets it holds (`combat.fragments`, `combat.consumers`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import json
+import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
@@ -32,6 +36,8 @@ from combat.models import Encounter, EncounterEntry
 from combat.rules import Ruleset, RuleViolation, get_ruleset
 from combat.rules.base import fill
 from combat.rules.dice import RNG
+
+log = logging.getLogger(__name__)
 
 LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
 MAX_AUTO_ANSWERS = 12
@@ -86,6 +92,7 @@ class Table:
 class Appended:
     seq: int
     duplicate: bool = False
+    head: int | None = None  # the seq after the NPC answers the command set off, if known
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -104,12 +111,22 @@ def load_table(pk: int, seq: int | None = None) -> Table:
             hit = _cache.get((pk, seq))
         if hit is not None:
             return hit
+    else:  # the head is most likely cached: ask for its seq before reading its whole state
+        head = Encounter.objects.filter(pk=pk).values_list("seq", "npc_policies").first()
+        if head is not None and (hit := _cached_head(pk, head[0], head[1])) is not None:
+            return hit
     encounter = Encounter.objects.get(pk=pk)
-    with _cache_lock:
-        hit = _cache.get((pk, encounter.seq))
+    hit = _cached_head(pk, encounter.seq, encounter.npc_policies)
     if hit is not None:
         return hit
     return _remember(_snapshot(encounter, encounter.rules().state_from_dict(encounter.state)))
+
+
+def _cached_head(pk: int, seq: int, npc_policies: Any) -> Table | None:
+    with _cache_lock:
+        hit = _cache.get((pk, seq))
+    # Another process may have changed the NPC policies at this seq (they are outside the log).
+    return hit if hit is not None and hit.npc_policies == (npc_policies or {}) else None
 
 
 def clear_cache() -> None:
@@ -128,7 +145,11 @@ def _remember(table: Table) -> Table:
 def _snapshot(encounter: Encounter, state: Any) -> Table:
     # An undo only takes back entries between its target and itself, so the undos that touch
     # the window's entries are in the window too.
-    log = _log_entries(encounter.entries.filter(seq__gt=encounter.seq - LOG_WINDOW))
+    rows = _entry_rows(encounter.pk).filter(seq__gt=encounter.seq - LOG_WINDOW)
+    return _table(encounter, state, _log_entries(rows))
+
+
+def _table(encounter: Encounter, state: Any, log: tuple[LogEntry, ...]) -> Table:
     return Table(
         pk=encounter.pk,
         campaign_id=encounter.campaign_id,
@@ -143,21 +164,43 @@ def _snapshot(encounter: Encounter, state: Any) -> Table:
 
 def full_log(encounter: Encounter) -> tuple[LogEntry, ...]:
     """Every entry of the encounter's log, oldest first (the log page and its export)."""
-    return _log_entries(encounter.entries.all())
+    return _log_entries(_entry_rows(encounter.pk))
 
 
-def _log_entries(entries: Any) -> tuple[LogEntry, ...]:
-    rows = list(entries.order_by("seq").only("seq", "command", "undo_to"))
-    taken_back = undone(Step(r.seq, (), r.undo_to) for r in rows)
+def _entry_rows(encounter_id: int) -> Any:
+    """(seq, command, undo_to) rows: plain tuples, since model instances from the reverse
+    manager would each reload their deferred `encounter_id` (a query per row)."""
+    rows = EncounterEntry.objects.filter(encounter_id=encounter_id).order_by("seq")
+    return rows.values_list("seq", "command", "undo_to")
+
+
+def _log_entries(rows: Iterable[tuple[int, Any, int | None]]) -> tuple[LogEntry, ...]:
+    return _with_undone([(seq, _lines(command), undo_to) for seq, command, undo_to in rows])
+
+
+def _lines(command: Any) -> list[Any]:
+    return command.get("lines", []) if isinstance(command, dict) else []
+
+
+def _with_undone(rows: Sequence[tuple[int, Any, int | None]]) -> tuple[LogEntry, ...]:
+    """Log entries from (seq, lines, undo_to), each marked if an undo in `rows` took it back."""
+    taken_back = undone(Step(seq, (), undo_to) for seq, _lines, undo_to in rows)
     return tuple(
-        LogEntry(
-            seq=r.seq,
-            lines=r.command.get("lines", []) if isinstance(r.command, dict) else [],
-            undo_to=r.undo_to,
-            undone=r.seq in taken_back,
-        )
-        for r in rows
+        LogEntry(seq=seq, lines=lines, undo_to=undo_to, undone=seq in taken_back)
+        for seq, lines, undo_to in rows
     )
+
+
+def _next_snapshot(
+    encounter: Encounter, state: Any, previous: Table, lines: Any, undo_to: int | None
+) -> Table:
+    """The head after appending entry `encounter.seq` to `previous`: the log window moves on
+    by one entry without a query; which entries count as undone is recomputed over the
+    window, as a load would."""
+    lines = json.loads(json.dumps(lines))  # as a load reads them back (lists, not tuples)
+    first = encounter.seq - LOG_WINDOW
+    rows = [(e.seq, e.lines, e.undo_to) for e in previous.log if e.seq > first]
+    return _table(encounter, state, _with_undone([*rows, (encounter.seq, lines, undo_to)]))
 
 
 def replay_state(encounter: Encounter) -> Any:
@@ -219,7 +262,8 @@ def run_command(
         now=now,
     )
     if answer_npcs and not appended.duplicate:
-        answer_automatic_prompts(encounter_id, rng=rng, now=now, seq=appended.seq)
+        head = answer_automatic_prompts(encounter_id, rng=rng, now=now, seq=appended.seq)
+        return dataclasses.replace(appended, head=head)
     return appended
 
 
@@ -283,8 +327,8 @@ def undo(
     if not viewer.is_gm:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
     with transaction.atomic():
-        encounter = _lock(encounter_id)
-        duplicate = _duplicate(encounter, command_id)
+        encounter = _lock(encounter_id, initial=True)
+        duplicate = _duplicate(encounter.pk, command_id)
         if duplicate is not None:
             return duplicate
         if not 0 <= to_seq < encounter.seq:
@@ -292,7 +336,8 @@ def undo(
         rows = encounter.entries.filter(seq__lte=to_seq).values_list("seq", "events", "undo_to")
         state = fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])
         summary = {"type": "undo", "lines": []}
-        return _commit(encounter, state, viewer, command_id, [], summary, to_seq)
+        previous = load_table(encounter_id, encounter.seq)
+        return _commit(encounter, previous, state, viewer, command_id, [], summary, to_seq)
 
 
 def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy: str) -> None:
@@ -344,8 +389,9 @@ def answer_automatic_prompts(
     rng: RNG | None = None,
     now: float | None = None,
     seq: int | None = None,
-) -> None:
-    """Answer open prompts of NPCs whose policy is automatic, one entry per answer.
+) -> int | None:
+    """Answer open prompts of NPCs whose policy is automatic, one entry per answer; the seq
+    the table is left at (None after MAX_AUTO_ANSWERS answers: it may not be the head).
 
     `seq`: the entry just appended, whose snapshot is cached (no query on every command)."""
     for _round in range(MAX_AUTO_ANSWERS):
@@ -354,7 +400,7 @@ def answer_automatic_prompts(
         moment = time.time() if now is None else now
         command = _automatic_answer(rules, table, moment)
         if command is None:
-            return
+            return table.seq
         try:
             seq = run_command(
                 encounter_id,
@@ -366,7 +412,8 @@ def answer_automatic_prompts(
                 answer_npcs=False,  # this loop answers the prompts the answer opens
             ).seq
         except Refused:
-            return
+            return table.seq
+    return None
 
 
 def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None:
@@ -395,31 +442,50 @@ def _append(
     summary: dict[str, Any],
     now: float | None = None,
 ) -> Appended:
-    with transaction.atomic():
-        encounter = _lock(encounter_id)
-        duplicate = _duplicate(encounter, command_id)
-        if duplicate is not None:
-            return duplicate
-        rules = encounter.rules()
-        table = load_table(encounter_id, encounter.seq)
-        moment = time.time() if now is None else now
-        events = decide(rules, table, moment)
-        state, lines = _fold_with_lines(rules, table.state, events)
-        data = [rules.event_to_dict(e) for e in events]
-        return _commit(encounter, state, viewer, command_id, data, {**summary, "lines": lines})
-
-
-def _lock(encounter_id: int) -> Encounter:
-    """The encounter row, locked until the transaction ends: appends to one table queue here
-    (SELECT … FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE transactions lock the database)."""
+    """Decide and append under the row lock. A command id already in the log gets its entry
+    back instead of a second one: the unique (encounter, command_id) constraint refuses the
+    insert, or, for a command sent again that the rules now refuse (its turn has ended), the
+    refusal looks it up. Fresh ids, nearly every command, so cost no query for the check."""
     try:
-        return Encounter.objects.select_for_update().get(pk=encounter_id)
+        with transaction.atomic():
+            encounter = _lock(encounter_id)
+            rules = encounter.rules()
+            table = load_table(encounter_id, encounter.seq)
+            moment = time.time() if now is None else now
+            try:
+                events = decide(rules, table, moment)
+            except Refused:
+                duplicate = _duplicate(encounter.pk, command_id)
+                if duplicate is not None:
+                    return duplicate
+                raise
+            state, lines = _fold_with_lines(rules, table.state, events)
+            data = [rules.event_to_dict(e) for e in events]
+            command = {**summary, "lines": lines}
+            return _commit(encounter, table, state, viewer, command_id, data, command)
+    except IntegrityError:
+        duplicate = _duplicate(encounter_id, command_id)
+        if duplicate is None:
+            raise
+        return duplicate
+
+
+def _lock(encounter_id: int, *, initial: bool = False) -> Encounter:
+    """The encounter row, locked until the transaction ends: appends to one table queue here
+    (SELECT … FOR UPDATE on PostgreSQL; SQLite's IMMEDIATE transactions lock the database).
+
+    Without its JSON state (the cached head has it decoded) and, unless asked, its initial
+    state: parsing both cost more than the rest of the query."""
+    deferred = ("state",) if initial else ("state", "initial")
+    try:
+        return Encounter.objects.select_for_update().defer(*deferred).get(pk=encounter_id)
     except Encounter.DoesNotExist:
         raise Refused("brak_starcia", _("Tego starcia już nie ma.")) from None
 
 
 def _commit(
     encounter: Encounter,
+    previous: Table,
     state: Any,
     viewer: Viewer,
     command_id: str | None,
@@ -427,7 +493,9 @@ def _commit(
     command: dict[str, Any],
     undo_to: int | None = None,
 ) -> Appended:
-    """Insert entry seq + 1 under the row lock; publish and cache the new head after commit."""
+    """Insert entry seq + 1 under the row lock; publish and cache the new head after commit.
+
+    `previous` is the head at `encounter.seq`, which the new snapshot extends."""
     rules = encounter.rules()
     seq = encounter.seq + 1
     state_data = rules.state_to_dict(state)
@@ -447,27 +515,45 @@ def _commit(
     )
     encounter.seq = seq
     encounter.state = state_data
-    snapshot = _snapshot(encounter, state)
+    snapshot = _next_snapshot(encounter, state, previous, command.get("lines", []), undo_to)
     transaction.on_commit(lambda: _remember(snapshot))
     transaction.on_commit(lambda: publish(encounter.pk, seq), robust=True)
     return Appended(seq=seq)
 
 
-def _duplicate(encounter: Encounter, command_id: str | None) -> Appended | None:
+def _duplicate(encounter_id: int, command_id: str | None) -> Appended | None:
     if command_id is None:
         return None
-    seq = encounter.entries.filter(command_id=command_id).values_list("seq", flat=True).first()
+    earlier = EncounterEntry.objects.filter(encounter_id=encounter_id, command_id=command_id)
+    seq = next(iter(earlier.order_by().values_list("seq", flat=True)[:1]), None)
     return None if seq is None else Appended(seq=seq, duplicate=True)
 
 
 def publish(encounter_id: int, seq: int, *, force: bool = False) -> None:
     """Tell every socket of the table (in every process) that the log reached `seq`;
-    `force`: something outside the log changed (an NPC policy), render again anyway."""
+    `force`: something outside the log changed (an NPC policy), render again anyway.
+
+    In the server's sync thread the message is handed to the event loop without waiting for
+    Redis: every table of the process renders in that one thread, and waiting held it ~2 ms
+    per command (seconds while Redis is down). Elsewhere it is sent before returning."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "seq": seq, "force": force}
-    async_to_sync(layer.group_send)(f"encounter-{encounter_id}", message)
+    group, message = (
+        f"encounter-{encounter_id}",
+        {"type": "table.changed", "seq": seq, "force": force},
+    )
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        sent.add_done_callback(_report_failure)
+    else:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def _report_failure(sent: Future[None]) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        log.error("publishing to a table failed", exc_info=sent.exception())
 
 
 def _fold_with_lines(

@@ -1,5 +1,5 @@
-"""Small helpers for the table's templates: command ids, answer fields, countdowns, and the
-texts the rules made shown in the viewer's language."""
+"""Small helpers for the table's templates: answer fields, countdowns, remembered fragments,
+and the texts the rules made shown in the viewer's language."""
 
 from __future__ import annotations
 
@@ -8,18 +8,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
-from combat.fragments import engine_text, new_cid
+from combat.fragments import engine_text, memo
 
 register = template.Library()
-
-
-@register.simple_tag
-def cid() -> str:
-    """A fresh command id for the form it is rendered into."""
-    return new_cid()
 
 
 @register.simple_tag
@@ -30,9 +25,35 @@ def tr(template: str, params: Mapping[str, Any] | None = None, fallback: str = "
     return engine_text(str(template or ""), params, str(fallback or ""))
 
 
-@register.simple_tag
-def cid_for(prompt: Any, key: str) -> str:
-    return str(prompt.cids.get(key, new_cid()))
+@register.tag("memo")
+def do_memo(parser: Parser, token: Token) -> MemoNode:
+    """`{% memo "order-row" r state.phase %}…{% endmemo %}`: the block's output remembered for
+    these (hashable) values in this language, for this audience (GM or player).
+
+    Name every value the block reads: a value left out would show one viewer what was
+    rendered for another's data."""
+    bits = token.split_contents()[1:]
+    if not bits:
+        raise template.TemplateSyntaxError("memo needs a name and the values the block reads")
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    return MemoNode(nodelist, [parser.compile_filter(bit) for bit in bits])
+
+
+class MemoNode(template.Node):
+    def __init__(self, nodelist: NodeList, values: list[FilterExpression]) -> None:
+        self.nodelist = nodelist
+        self.values = values
+
+    def render(self, context: template.Context) -> str:
+        viewer = context.get("viewer")
+        key = (
+            get_language(),
+            getattr(viewer, "is_gm", None),
+            context.autoescape,
+            *(value.resolve(context) for value in self.values),
+        )
+        return memo(key, lambda: self.nodelist.render(context))
 
 
 @register.simple_tag

@@ -146,6 +146,7 @@ def run_load(
     `during(start_at)` runs in this process while the load runs (CPU windows, faults)."""
     count = max(1, min(bench.size.loaders, len(tables)))
     chunks = [tables[i::count] for i in range(count)]
+    plan = {**plan, "connect_rate": CONNECT_RATE / count}
     procs = []
     for i, chunk in enumerate(chunks):
         plan_file = bench.tmp / f"plan-{i}.json"
@@ -194,9 +195,12 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+CONNECT_RATE = 150.0  # new sockets per second, all load processes together
+
+
 def schedule(sockets: int, duration: float) -> float:
     """When the load starts: after every socket had time to connect and get its first push."""
-    return time.time() + 3.0 + sockets / 60.0
+    return time.time() + 3.0 + sockets / CONNECT_RATE * 1.3
 
 
 def cpu_window(pids: list[int], start_at: float, duration: float) -> dict[str, Any]:
@@ -227,9 +231,7 @@ def servers(
     for i in range(count):
         name = f"{(app or 'eleora').split('.')[-1].split(':')[0]}-{i}"
         kwargs = {"app": app} if app else {}
-        started.append(
-            Daphne(env, bench.tmp, name, cpus=str(i % 2), extra=DAPHNE_ARGS, **kwargs)
-        )
+        started.append(Daphne(env, bench.tmp, name, cpus=str(i % 2), extra=DAPHNE_ARGS, **kwargs))
     try:
         for d in started:
             d.launch()

@@ -332,6 +332,7 @@ class TableClient:
     sent_at: float = 0.0  # time.monotonic() of the last command sent
 
     def __post_init__(self) -> None:
+        self.page: dict[str, str] = {}  # region id -> its HTML, as the page shows it now
         self._changed = asyncio.Condition()
         self._socket: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
@@ -403,8 +404,10 @@ class TableClient:
             # Like the page: a swap without a seq is a preview; a stale push is ignored.
             elif isinstance(msg.get("seq"), int) and msg["seq"] >= self.seq:
                 self.seq = msg["seq"]
+                self.page.update(regions_of(msg["html"]))
+                html = "".join(self.page.values())  # the page as it reads after this push
                 self.pushes.append(
-                    Push(msg["seq"], msg["html"], time.monotonic(), time.time(), self.connections)
+                    Push(msg["seq"], html, time.monotonic(), time.time(), self.connections)
                 )
             self._changed.notify_all()
 
@@ -460,6 +463,15 @@ class TableClient:
         refused = [e for e in self.errors if e.get("id") == cid]
         assert not refused, f"{command} refused: {refused}"
         return self.pushes[-1]
+
+
+REGION_RE = re.compile(r'(?=<section id="(table-[a-z]+)")')
+
+
+def regions_of(html: str) -> dict[str, str]:
+    """A push's regions by id (a push names only the regions that changed since the last)."""
+    parts = REGION_RE.split(html)[1:]  # [id, html, id, html, …]
+    return dict(zip(parts[::2], parts[1::2], strict=True))
 
 
 def deadline_in(html: str) -> float | None:

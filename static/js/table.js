@@ -1,6 +1,7 @@
-// Eleora live table: one websocket per tab. The server renders every region for this viewer;
-// htmx swaps them by id. Forms marked data-ws become JSON messages. No queue: a command is
-// sent only while connected, so nothing stale is replayed after a reconnect.
+// Eleora live table: one websocket per tab. The server renders every region for this viewer
+// and pushes those that changed; htmx swaps them by id. Forms marked data-ws become JSON
+// messages. No queue: a command is sent only while connected, so nothing stale is replayed
+// after a reconnect.
 (function () {
   "use strict";
   const root = document.getElementById("table");
@@ -52,15 +53,32 @@
       root.dataset.seq = String(seq);
       skew = msg.now * 1000 - Date.now();
     }
-    const open = [...document.querySelectorAll("details[open][id]")].map((d) => d.id);
-    htmx.swap(document.body, msg.html, { swapStyle: "none" });
-    open.forEach((id) => { const d = document.getElementById(id); if (d) d.open = true; });
+    if (msg.html) { // a push names only the regions that changed (none: just the seq)
+      const open = [...document.querySelectorAll("details[open][id]")].map((d) => d.id);
+      htmx.swap(document.body, msg.html, { swapStyle: "none" });
+      open.forEach((id) => { const d = document.getElementById(id); if (d) d.open = true; });
+    }
     if (typeof msg.seq === "number") {
       hideError();
+      renewForms();
       window.eleoraSwaps.push({ seq: msg.seq, at: Date.now() });
       announce();
     }
     tick();
+  }
+
+  // Each form's command id: fresh whenever the table moves (a push), the same until then, so
+  // a double-click on one form counts once. Forms of unchanged regions stay in the page.
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16)); // plain-http pages lack randomUUID
+    return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function renewForms() {
+    document.querySelectorAll("form[data-ws]").forEach((form) => {
+      if (form.dataset.ws !== "policy") form.dataset.cid = newId(); // a policy needs no id
+    });
+    releaseForms();
   }
 
   function announce() {
@@ -169,6 +187,7 @@
     });
   }
   setInterval(tick, 250);
+  renewForms();
 
   // A heartbeat with our seq: the server re-joins us to the table's group (a restarted Redis
   // forgets groups) and pushes anything we missed.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import pytest
@@ -306,3 +307,80 @@ async def test_the_socket_renders_in_the_language_the_page_asked_for() -> None:
     html = (await receive(ws))["html"]
     assert "Combat log" in html and "Dziennik walki" not in html
     await ws.disconnect()
+
+
+def regions_in(html: str) -> set[str]:
+    return set(re.findall(r'<section id="(table-[a-z]+)"', html))
+
+
+ALL_PLAYER_REGIONS = {
+    "table-status", "table-prompts", "table-me", "table-turn", "table-order", "table-log"
+}  # fmt: skip
+
+
+async def test_a_socket_gets_only_the_regions_that_changed_and_always_the_seq() -> None:
+    party = await ready_party()
+    gm, p1 = await open_socket(party, party.gm), await open_socket(party, party.p1)
+    await receive(gm)
+    assert regions_in((await receive(p1))["html"]) == ALL_PLAYER_REGIONS
+    secret = {"type": "gm_roll", "dice": 2, "label": "Tylko dla MG", "secret": True}
+    await gm.send_to(text_data=json.dumps({"type": "command", "id": "s1", "command": secret}))
+    unchanged = await receive_until_seq(p1, await head(party))
+    assert unchanged["html"] == ""  # nothing the player sees moved: the seq alone
+    public = {"type": "gm_roll", "dice": 2, "label": "Dla wszystkich", "secret": False}
+    await gm.send_to(text_data=json.dumps({"type": "command", "id": "s2", "command": public}))
+    logged = await receive_until_seq(p1, await head(party))
+    assert regions_in(logged["html"]) == {"table-log"} and "Dla wszystkich" in logged["html"]
+    end_turn = {"type": "end_turn", "actor": f"c{party.hero1.pk}"}
+    await p1.send_to(text_data=json.dumps({"type": "command", "id": "e1", "command": end_turn}))
+    swaps = []  # its own push carries the ack, or the fan-out came first and the ack after it
+    while not swaps or swaps[-1].get("ack") != "e1":
+        message = await receive(p1)
+        if message["t"] == "swap" or message.get("ack") == "e1":
+            swaps.append(message)
+    moved = next(m for m in swaps if m["t"] == "swap" and m["seq"] == swaps[-1]["seq"])
+    assert {"table-status", "table-turn", "table-order", "table-log"} <= regions_in(moved["html"])
+    await gm.disconnect()
+    await p1.disconnect()
+
+
+async def test_a_heartbeat_that_fell_behind_and_a_new_socket_get_every_region() -> None:
+    party = await ready_party()
+    p1 = await open_socket(party, party.p1)
+    first = await receive(p1)
+    await p1.send_to(text_data=json.dumps({"type": "sync", "seq": first["seq"] - 1}))
+    forced = await receive(p1)
+    assert forced["seq"] == first["seq"] and regions_in(forced["html"]) == ALL_PLAYER_REGIONS
+    await p1.disconnect()
+    again = await open_socket(party, party.p1)
+    assert regions_in((await receive(again))["html"]) == ALL_PLAYER_REGIONS
+    await again.disconnect()
+
+
+async def test_one_render_for_every_socket_of_the_process_keeps_each_viewers_secrets() -> None:
+    party = await ready_party()
+    gm = await open_socket(party, party.gm)
+    p1, p2 = await open_socket(party, party.p1), await open_socket(party, party.p2)
+    for ws in (gm, p1, p2):
+        await receive(ws)
+
+    async def command(cid: str, body: dict[str, Any]) -> None:
+        await gm.send_to(text_data=json.dumps({"type": "command", "id": cid, "command": body}))
+
+    await command("e1", {"type": "end_turn", "actor": f"c{party.hero1.pk}"})
+    await command("e2", {"type": "end_turn", "actor": f"c{party.hero2.pk}"})
+    attack = {
+        "type": "declare_attack",
+        "actor": f"c{party.bandit.pk}",
+        "target": f"c{party.hero2.pk}",
+        "weapon": "Szabla",
+    }
+    await command("a1", attack)
+    answered = await receive_until(gm, lambda m: m.get("ack") == "a1")
+    assert "Czekamy na" in answered["html"]
+    prompted = await receive_until_seq(p2, answered["seq"])
+    bystander = await receive_until_seq(p1, answered["seq"])
+    assert "data-my-prompt" in prompted["html"]
+    assert "data-my-prompt" not in bystander["html"] and "Parowanie" not in bystander["html"]
+    for ws in (gm, p1, p2):
+        await ws.disconnect()

@@ -201,7 +201,7 @@ def test_it_answers_an_npc_prompt_by_its_policy() -> None:
         services.run_command(
             pk, {"type": "end_turn", "actor": f"c{actor.pk}"}, viewer=party.gm_viewer
         )
-    services.run_command(
+    done = services.run_command(
         pk,
         {
             "type": "declare_attack",
@@ -214,6 +214,7 @@ def test_it_answers_an_npc_prompt_by_its_policy() -> None:
     )
     state = state_of(party.encounter)
     assert not state.prompts  # answered at once, and the attack resolved
+    assert done.head == Encounter.objects.get(pk=pk).seq > done.seq  # where the answers left it
     kinds = [e["type"] for entry in party.encounter.entries.all() for e in entry.events]
     assert "reaction_chosen" in kinds and "attack_resolved" in kinds
 
@@ -256,3 +257,46 @@ def test_it_keeps_the_log_consistent_under_many_simultaneous_commands() -> None:
     rolled = [e.command_id for e in entries if e.command_id and e.command_id.startswith("cmd-")]
     assert sorted(rolled) == sorted(set(ids))
     assert encounter.state == rules_dict(encounter)
+
+
+def test_a_command_sent_again_that_the_rules_now_refuse_gets_its_entry_back() -> None:
+    party = make_party()
+    start(party)
+    pk, hero1 = party.encounter.pk, f"c{party.hero1.pk}"
+    end_turn = {"type": "end_turn", "actor": hero1}
+    first = services.run_command(pk, end_turn, viewer=party.viewer(party.p1), command_id="e1")
+    # Sent again after a lost socket: no longer Radosław's turn, yet it ran once, here it is.
+    again = services.run_command(pk, end_turn, viewer=party.viewer(party.p1), command_id="e1")
+    assert (again.seq, again.duplicate) == (first.seq, True)
+    with pytest.raises(Refused):
+        services.run_command(pk, end_turn, viewer=party.viewer(party.p1), command_id="e2")
+    assert EncounterEntry.objects.filter(command_id="e1").count() == 1
+
+
+def test_the_head_each_append_caches_is_the_table_a_load_reads() -> None:
+    party = make_party()
+    start(party)
+    pk = party.encounter.pk
+    mark = Encounter.objects.get(pk=pk).seq
+    roll = {"type": "gm_roll", "dice": 1}
+    for _n in range(services.LOG_WINDOW + 3):  # the window moves past its first entries
+        services.run_command(pk, roll, viewer=party.gm_viewer)
+    services.undo(pk, viewer=party.gm_viewer, to_seq=mark + services.LOG_WINDOW)
+    services.run_command(pk, roll, viewer=party.gm_viewer)
+    cached = services.load_table(pk)  # extended from the head before, entry by entry
+    services.clear_cache()
+    loaded = services.load_table(pk)
+    assert cached is not loaded
+    assert cached.log == loaded.log and len(cached.log) == services.LOG_WINDOW
+    assert [e.undone for e in cached.log][-5:] == [True, True, True, False, False]
+    assert (cached.seq, cached.npc_policies) == (loaded.seq, loaded.npc_policies)
+    rules = party.encounter.rules()
+    assert rules.state_to_dict(cached.state) == rules.state_to_dict(loaded.state)
+
+
+def test_a_policy_another_process_changed_is_not_hidden_by_the_cached_head() -> None:
+    party = make_party()
+    pk, bandit = party.encounter.pk, f"c{party.bandit.pk}"
+    assert services.load_table(pk).npc_policies == {}
+    Encounter.objects.filter(pk=pk).update(npc_policies={bandit: "unik"})  # as another process
+    assert services.load_table(pk).npc_policies == {bandit: "unik"}

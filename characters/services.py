@@ -78,7 +78,24 @@ def remove_member(*, membership: Membership) -> None:
     Character.objects.filter(campaign=membership.campaign_id, owner=membership.user_id).update(
         owner=None
     )
+    campaign_id, user_id = membership.campaign_id, membership.user_id
     membership.delete()
+    transaction.on_commit(lambda: _cut_off(campaign_id, user_id), robust=True)
+
+
+def _cut_off(campaign_id: int, user_id: int) -> None:
+    """Tell the campaign's open tables that this user left: their sockets check and close."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from combat.models import Encounter
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for encounter in Encounter.objects.filter(campaign_id=campaign_id).only("pk"):
+        message = {"type": "table.access", "user": user_id}
+        async_to_sync(layer.group_send)(encounter.group_name, message)
 
 
 @transaction.atomic

@@ -22,7 +22,6 @@ from collections import defaultdict
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -32,6 +31,8 @@ from combat import fragments, protocol, services
 from combat.access import find_encounter_for
 from combat.rules import get_ruleset
 from combat.services import Refused, Viewer
+from combat.threads import in_pool
+from combat.watch import Watch
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         pk = int(self.scope["url_route"]["kwargs"]["pk"])
-        found = await database_sync_to_async(find_encounter_for)(self.scope["user"], pk)
+        found = await in_pool(find_encounter_for)(self.scope["user"], pk)
         if found is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -90,6 +91,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         _sockets[self.encounter_id].add(self)
+        _watch.start()
         await self.push()
 
     async def disconnect(self, code: int) -> None:
@@ -118,7 +120,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # current) and the sync thread is entered once per command, not once per socket.
         sockets = [self, *(s for s in _sockets.get(self.encounter_id, ()) if s is not self)]
         try:
-            answer = await database_sync_to_async(self.handle)(message, sockets)
+            answer = await in_pool(self.handle)(message, sockets)
         except Forbidden:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -136,19 +138,22 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await socket.deliver(rendered, force=False, ack=ack)
 
     async def heartbeat(self, client_seq: int | None) -> None:
-        """The client's periodic "I am at seq n": re-join the group (a restarted Redis forgets
-        groups), re-check access, and push if the client or this socket fell behind."""
+        """The page's periodic "I am at seq n" (every 25 s): re-join the group (cheap, and a
+        safety net besides the watchdog's re-join after a Redis restart) and push everything
+        if the page is behind this socket. No query: the watchdog (combat/watch.py) compares
+        every socket with the database each second, and a removal from the campaign reaches
+        the socket at once (`table_access`)."""
         await self.channel_layer.group_add(self.group, self.channel_name)
-        head = await database_sync_to_async(self.head_if_allowed)()
-        if head is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-        elif head > self.seq or client_seq is None or client_seq < self.seq:
+        if client_seq is None or client_seq < self.seq:
             await self.push(force=True)
 
-    def head_if_allowed(self) -> int | None:
-        if find_encounter_for(self.scope["user"], self.encounter_id) is None:
-            return None
-        return services.load_table(self.encounter_id).seq
+    async def table_access(self, event: dict[str, Any]) -> None:
+        """Someone left the campaign: if it was this socket's user, check and close."""
+        if event.get("user") != getattr(self.scope.get("user"), "pk", None):
+            return
+        found = await in_pool(find_encounter_for)(self.scope["user"], self.encounter_id)
+        if found is None:
+            await self.close(code=CLOSE_FORBIDDEN)
 
     def handle(
         self, message: protocol.Message, sockets: list[TableConsumer]
@@ -176,7 +181,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self, hint: int | None = None, force: bool = False, ack: str | None = None
     ) -> None:
         """Send the table at its head (or at the seq `hint`) to this socket alone."""
-        (rendered,) = await database_sync_to_async(render)(self.encounter_id, hint, [self])
+        (rendered,) = await in_pool(render)(self.encounter_id, hint, [self])
         await self.deliver(rendered, force=force, ack=ack)
 
     async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None:
@@ -212,7 +217,7 @@ async def push_all(pk: int, seq: int) -> None:
         return
     _rendering[pk] = seq
     try:
-        rendered = await database_sync_to_async(render)(pk, seq, behind)
+        rendered = await in_pool(render)(pk, seq, behind)
     finally:
         if _rendering.get(pk) == seq:
             del _rendering[pk]
@@ -231,6 +236,17 @@ def render(pk: int, hint: int | None, sockets: list[TableConsumer]) -> list[Rend
         with translation.override(socket.language):
             result.append((fragments.regions(table, socket.viewer), table.seq, deadline))
     return result
+
+
+async def _catch_up(pk: int, head: int | None) -> None:
+    if head is None:
+        for socket in list(_sockets.get(pk, ())):
+            await socket.close(code=CLOSE_FORBIDDEN)  # the encounter is gone
+    else:
+        await push_all(pk, head)
+
+
+_watch = Watch(_sockets, _catch_up)
 
 
 def _forget(socket: TableConsumer) -> None:
@@ -306,7 +322,7 @@ def _schedule_expiry(pk: int, deadline: float) -> None:
 async def _expire(pk: int) -> None:
     _timers.pop(pk, None)
     try:
-        await database_sync_to_async(services.resolve_expired)(pk)
+        await in_pool(services.resolve_expired)(pk)
     except Refused:
         pass  # someone answered or resolved it first
     except Exception:  # noqa: BLE001 - a timer must not die silently; the next push reschedules

@@ -31,6 +31,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
+from combat import threads
 from combat.log import Step, fold, undone
 from combat.models import Encounter, EncounterEntry
 from combat.rules import Ruleset, RuleViolation, get_ruleset
@@ -543,7 +544,7 @@ def publish(encounter_id: int, seq: int, *, force: bool = False) -> None:
         f"encounter-{encounter_id}",
         {"type": "table.changed", "seq": seq, "force": force},
     )
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = threads.event_loop() or getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is not None and loop.is_running():
         sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
         sent.add_done_callback(_report_failure)

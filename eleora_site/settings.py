@@ -162,6 +162,10 @@ if REDIS_URL:
                         # A restarted Redis: reconnect and retry instead of dropping sockets.
                         "retry_on_error": [RedisConnectionError],
                         "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 8),
+                        # redis-py 8 caps a pool at 100 connections and fails the 101st at
+                        # once ("Too many connections"): a reconnect storm of a few hundred
+                        # sockets, each joining its group, crashed consumers with 1011.
+                        "max_connections": 2000,
                     }
                 ]
             },

@@ -33,7 +33,7 @@ from websockets.exceptions import WebSocketException
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("ELEORA_TEST_PG", "postgres://postgres@127.0.0.1:5432/postgres")
-HEARTBEAT_S = 5.0  # as static/js/table.js
+HEARTBEAT_S = 25.0  # as static/js/table.js
 MAX_DELAY_S = 4.0  # the page's reconnect backoff cap
 DEADLINE_RE = re.compile(r'data-deadline="([0-9.]+)"')
 
@@ -402,6 +402,8 @@ class TableClient:
             if msg.get("t") == "error":
                 self.errors.append(msg)
             # Like the page: a swap without a seq is a preview; a stale push is ignored.
+            elif msg.get("t") == "ack":
+                pass  # the answer to a command whose result a push already brought
             elif isinstance(msg.get("seq"), int) and msg["seq"] >= self.seq:
                 self.seq = msg["seq"]
                 self.page.update(regions_of(msg["html"]))

@@ -193,7 +193,7 @@
   // forgets groups) and pushes anything we missed.
   setInterval(() => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync", seq }));
-  }, 5000);
+  }, 25000);
 
   connect();
 })();

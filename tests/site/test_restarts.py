@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from scripts.bench.processes import (
-    HEARTBEAT_S,
     Daphne,
     RedisServer,
     TableClient,
@@ -29,6 +28,7 @@ from scripts.bench.processes import (
 
 pytestmark = pytest.mark.services
 
+RECOVERY_S = 5.0  # every client back on the head within this of a fault (issue #5)
 REACTION_TIMEOUT_S = 6  # long enough to restart a server inside it, short enough to wait out
 
 
@@ -141,12 +141,10 @@ async def test_a_redis_restart_loses_no_event_and_every_client_catches_up(
         after = (await gm.command({**roll, "label": label})).seq
         sent = gm.sent_at  # the send that counted (a socket the restart closed loses one)
         assert after == before + 1
-        caught = await asyncio.gather(
-            *(c.wait_seq(after, timeout=HEARTBEAT_S + 1) for c in clients)
-        )
+        caught = await asyncio.gather(*(c.wait_seq(after, timeout=RECOVERY_S) for c in clients))
         lags = {c.name: round(p.at - sent, 3) for c, p in zip(clients, caught, strict=True)}
         assert all(label in p.html for p in caught)
-        assert max(lags.values()) < HEARTBEAT_S + 1, lags
+        assert max(lags.values()) < RECOVERY_S, lags
         print(
             f"sent {sent - restarted:.2f}s after the restart (resent {gm.resent}x);",
             f"caught up after {lags}",
@@ -156,7 +154,7 @@ async def test_a_redis_restart_loses_no_event_and_every_client_catches_up(
         sent = time.monotonic()
         last = (await gm.command({**roll, "label": "znowu"})).seq
         for client in clients:
-            await client.wait_seq(last, timeout=HEARTBEAT_S + 1)
+            await client.wait_seq(last, timeout=RECOVERY_S)
         assert_log_whole(database, demo.encounter, last)
         assert not any(c.errors for c in clients), [c.errors for c in clients]
     except BaseException:

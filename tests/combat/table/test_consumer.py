@@ -14,6 +14,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
+from characters import services as characters_services
 from combat import protocol
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
@@ -294,9 +295,35 @@ async def test_a_player_removed_from_the_campaign_is_cut_off_at_the_next_message
     p2 = await open_socket(party, party.p2)
     await receive(p2)
     await party.campaign.memberships.filter(user=party.p2).adelete()
-    await p2.send_to(text_data=json.dumps({"type": "sync", "seq": 0}))
+    command = {"type": "gm_roll", "dice": 1, "label": "x"}
+    await p2.send_to(text_data=json.dumps({"type": "command", "id": "c1", "command": command}))
     closed = await p2.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4403}
+
+
+async def test_a_player_removed_by_the_gm_is_cut_off_at_once_and_others_stay() -> None:
+    party = await ready_party()
+    p1, p2 = await open_socket(party, party.p1), await open_socket(party, party.p2)
+    await receive(p1)
+    await receive(p2)
+    membership = await party.campaign.memberships.aget(user=party.p2)
+    await database_sync_to_async(characters_services.remove_member)(membership=membership)
+    closed = await p2.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4403}
+    assert await p1.receive_nothing(timeout=0.3)  # p1's socket is untouched
+    await p1.disconnect()
+
+
+async def test_a_heartbeat_costs_no_query_and_answers_a_page_behind_with_everything() -> None:
+    party = await ready_party()
+    ws = await open_socket(party, party.p1)
+    first = await receive(ws)
+    await ws.send_to(text_data=json.dumps({"type": "sync", "seq": first["seq"]}))
+    assert await ws.receive_nothing(timeout=0.3)  # up to date: nothing to send
+    await ws.send_to(text_data=json.dumps({"type": "sync", "seq": first["seq"] - 1}))
+    again = await receive(ws)
+    assert again["seq"] == first["seq"] and 'id="table-order"' in again["html"]
+    await ws.disconnect()
 
 
 async def test_the_socket_renders_in_the_language_the_page_asked_for() -> None:
@@ -376,8 +403,17 @@ async def test_one_render_for_every_socket_of_the_process_keeps_each_viewers_sec
         "weapon": "Szabla",
     }
     await command("a1", attack)
-    answered = await receive_until(gm, lambda m: m.get("ack") == "a1")
-    assert "Czekamy na" in answered["html"]
+    # The GM's answer and the fan-out race (either may carry the new regions): wait for both.
+    seen: list[dict[str, Any]] = []
+
+    def both(m: dict[str, Any]) -> bool:
+        seen.append(m)
+        return any(x.get("ack") == "a1" for x in seen) and any(
+            "Czekamy na" in x.get("html", "") for x in seen
+        )
+
+    await receive_until(gm, both)
+    answered = next(x for x in seen if "Czekamy na" in x.get("html", ""))
     prompted = await receive_until_seq(p2, answered["seq"])
     bystander = await receive_until_seq(p1, answered["seq"])
     assert "data-my-prompt" in prompted["html"]

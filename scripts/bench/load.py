@@ -75,7 +75,10 @@ class Sock:
             self.outages.append((self.bad_since, now))
             self.bad_since = None
 
-    async def run(self, stop: asyncio.Event) -> None:
+    async def run(self, stop: asyncio.Event, delay: float = 0.0) -> None:
+        """Open (after `delay`: players arrive over a few seconds, not in one instant), and
+        open again after any close."""
+        await asyncio.sleep(delay)
         attempt = 0
         while not stop.is_set():
             try:
@@ -244,7 +247,9 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
     servers = plan["servers"]
     tables = [Table(plan, spec, servers) for spec in plan["tables"]]
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(s.run(stop)) for t in tables for s in t.socks]
+    socks = [s for t in tables for s in t.socks]
+    rate = float(plan.get("connect_rate", 100))  # new sockets per second from this process
+    tasks = [asyncio.create_task(s.run(stop, delay=i / rate)) for i, s in enumerate(socks)]
     connected = await _connected(tables, plan["start_at"])
     schedule = asyncio.create_task(_schedule(plan, tables))
     watch = asyncio.create_task(_watch(plan, tables))

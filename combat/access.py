@@ -25,6 +25,22 @@ def find_encounter_for(user: AnyUser, pk: int) -> tuple[Encounter, Viewer] | Non
     return encounter, Viewer(user_id=user.pk, is_gm=role == Membership.Role.GM)
 
 
+def viewer_at(user: AnyUser, pk: int) -> Viewer | None:
+    """The user as a viewer of table `pk`, or None, in one query: the socket asks again on
+    every message (the two queries of `find_encounter_for` were 4 ms of a command's CPU)."""
+    if user.pk is None or not user.is_active:
+        return None
+    if user.is_superuser:
+        found = Encounter.objects.filter(pk=pk).exists()
+        return Viewer(user_id=user.pk, is_gm=True) if found else None
+    role = (
+        Membership.objects.filter(user_id=user.pk, campaign__encounters__pk=pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return None if role is None else Viewer(user_id=user.pk, is_gm=role == Membership.Role.GM)
+
+
 def get_encounter_for(user: AnyUser, pk: int) -> tuple[Encounter, Viewer]:
     found = find_encounter_for(user, pk)
     if found is None:

@@ -28,7 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from combat import fragments, protocol, services
-from combat.access import find_encounter_for
+from combat.access import find_encounter_for, viewer_at
 from combat.rules import get_ruleset
 from combat.services import Refused, Viewer
 from combat.threads import in_pool
@@ -161,10 +161,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Run one message (in the sync thread): a preview's fragment, or the table after it
         for each of `sockets` (when the seq it reached is known, else for this one alone)."""
         with translation.override(self.language):
-            found = find_encounter_for(self.scope["user"], self.encounter_id)
-            if found is None:
+            viewer = viewer_at(self.scope["user"], self.encounter_id)
+            if viewer is None:
                 raise Forbidden
-            viewer = self.viewer = found[1]
+            self.viewer = viewer
             result = _dispatch(self.encounter_id, viewer, message)
         if isinstance(result, str):
             return result

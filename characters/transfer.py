@@ -71,7 +71,7 @@ def read_json(text: str) -> object:
             _("Plik jest za duży: najwyżej %(max)d KB.") % {"max": MAX_IMPORT_BYTES // 1024}
         )
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValidationError(
             _("To nie jest poprawny JSON (wiersz %(line)d, kolumna %(col)d): %(msg)s")
@@ -79,6 +79,20 @@ def read_json(text: str) -> object:
         ) from None
     except RecursionError:
         raise ValidationError(_("JSON jest zbyt głęboko zagnieżdżony.")) from None
+    if has_nul(data):  # PostgreSQL stores no NUL in text or JSON
+        raise ValidationError(_("Tekst nie może zawierać znaku NUL."))
+    return data
+
+
+def has_nul(value: object) -> bool:
+    """Whether a parsed JSON value holds a NUL character anywhere (PostgreSQL refuses it)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_nul(v) for v in value)
+    return False
 
 
 def check_characters(data: object, *, campaign: Campaign) -> list[CharacterEntry]:

@@ -272,12 +272,12 @@ class LogItem:
     which of its lines), so its rendering is remembered; the lines are only worked out (and
     translated) when it is rendered."""
 
-    def __init__(self, pk: int, entry: LogEntry, viewer: Viewer, hidden: set[str]) -> None:
+    def __init__(self, pk: int, entry: LogEntry, viewer: Viewer, seen: frozenset[str]) -> None:
         self.entry = entry
         self.shown = tuple(
             i
             for i, line in enumerate(entry.lines)
-            if viewer.is_gm or not (line.get("secret") or hidden & set(line.get("actors", ())))
+            if viewer.is_gm or not (line.get("secret") or not set(line.get("actors", ())) <= seen)
         )
         self.key = (pk, entry.seq, entry.undo_to, entry.undone, self.shown)
 
@@ -314,8 +314,8 @@ class LogChunk:
     def __init__(self, table: Table, viewer: Viewer, entries: list[LogEntry]) -> None:
         self.table, self.viewer, self.entries = table, viewer, entries
         steps = tuple((e.seq, e.undo_to, e.undone) for e in entries)
-        # A player's lines depend on who is hidden now; the GM sees every line.
-        self.key = (table.pk, steps, None if viewer.is_gm else _hidden(table))
+        # A player's lines depend on who they see now; the GM sees every line.
+        self.key = (table.pk, steps, None if viewer.is_gm else _seen(table))
 
     @cached_property
     def items(self) -> list[LogItem]:
@@ -333,8 +333,10 @@ def log_chunks(table: Table, viewer: Viewer) -> list[LogChunk]:
     return [LogChunk(table, viewer, entries) for entries in chunks.values()]
 
 
-def _hidden(table: Table) -> frozenset[str]:
-    return frozenset(cid for cid, c in table.state.combatants.items() if c.hidden)
+def _seen(table: Table) -> frozenset[str]:
+    """Who a player sees now: not the hidden, nor one an undo took out of the fight (a line
+    about them would give them away)."""
+    return frozenset(cid for cid, c in table.state.combatants.items() if not c.hidden)
 
 
 def log_items(
@@ -343,9 +345,9 @@ def log_items(
     """Newest first (the table's recent log, or `entries`), the entries this viewer sees a
     line of: secret lines only for the GM; lines about hidden combatants only for the GM too
     (their names would give them away)."""
-    hidden = set(_hidden(table))
+    seen = _seen(table)
     items = (
-        LogItem(table.pk, entry, viewer, hidden)
+        LogItem(table.pk, entry, viewer, seen)
         for entry in reversed(table.log if entries is None else entries)
     )
     return [item for item in items if item.visible]
@@ -591,9 +593,9 @@ class View:
     @cached_property
     def log_empty(self) -> bool:
         """Whether this viewer sees no line at all (from the newest entry: usually at once)."""
-        hidden = set(_hidden(self.table))
+        seen = _seen(self.table)
         entries = reversed(self.table.log)
-        return not any(LogItem(0, e, self.viewer, hidden).visible for e in entries)
+        return not any(LogItem(0, e, self.viewer, seen).visible for e in entries)
 
     @cached_property
     def policies(self) -> list[tuple[str, str]]:
@@ -667,6 +669,8 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
     rules = get_ruleset(table.ruleset)
     try:
         parsed = rules.command_from_dict({**command, "now": time.time()})
+        if not isinstance(getattr(parsed, "target", None), str):
+            raise services.Refused("podglad", _("Szanse można policzyć tylko dla ataku."))
         services.authorise(rules, table.state, viewer, parsed)
         odds = rules.attack_odds(table.state, parsed)
     except (ValueError, TypeError, RuleViolation) as exc:

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from characters.transfer import has_nul
+
 MAX_BYTES = 8 * 1024
 MAX_LIST = 20
 MAX_COUNT = 10
@@ -47,8 +49,10 @@ def parse(text: str) -> Message:
         raise BadMessage("not JSON") from None
     if not isinstance(data, dict):
         raise BadMessage("a message is a JSON object")
+    if has_nul(data):  # PostgreSQL stores no NUL: refuse it here, not as a server error
+        raise BadMessage("text may not contain a NUL character")
     kind = data.get("type")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise BadMessage(f"unknown message type: {str(kind)[:40]!r}")
     message_id = _optional_id(data.get("id"))
     if kind in ("command", "add", "undo") and message_id is None:

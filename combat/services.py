@@ -614,12 +614,21 @@ def authorise(rules: Ruleset, state: Any, viewer: Viewer, command: Any) -> None:
     combatant = state.combatants.get(actor)
     if combatant is None or combatant.controller != viewer.controller:
         raise Refused("nie_twoja", _("To nie twoja postać."))
+    target = getattr(command, "target", None)
+    if isinstance(target, str) and not _seen_by_players(state, target):
+        # As for an id that does not exist: a player may not probe for hidden combatants.
+        raise Refused("postac", _("Nie ma takiej postaci: %(id)s") % {"id": target})
     judged = rules.gm_judged_fields(command)
     if judged:
         raise Refused(
             "ocena_mg",
             _("Tylko Mistrz Gry ustala: %(fields)s.") % {"fields": ", ".join(judged)},
         )
+
+
+def _seen_by_players(state: Any, cid: str) -> bool:
+    combatant = state.combatants.get(cid)
+    return combatant is not None and not combatant.hidden
 
 
 def _character_dict(c: Character, side: str | None, hidden: bool) -> dict[str, Any]:

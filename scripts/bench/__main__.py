@@ -548,7 +548,8 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(json.dumps(results, indent=2))
     doc = args.doc or (None if args.short else str(ROOT / "docs" / "performance.md"))
     if doc:
-        Path(doc).write_text(report.markdown(results, " ".join(sys.argv[1:])))
+        previous = Path(doc).read_text() if Path(doc).exists() else ""
+        Path(doc).write_text(report.markdown(results, " ".join(sys.argv[1:]), previous))
     print(report.verdict(results))
     return 0 if report.sound(results) else 1
 

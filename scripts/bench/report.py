@@ -168,7 +168,16 @@ def verdict(results: dict[str, Any]) -> str:
 # --- Markdown ----------------------------------------------------------------------------
 
 
-def markdown(results: dict[str, Any], argv: str) -> str:
+NOTES = "<!-- notes: kept as they are when the benchmark rewrites the figures above -->"
+
+
+def markdown(results: dict[str, Any], argv: str, previous: str = "") -> str:
+    """The figures as Markdown; what followed the notes marker in `previous` is kept."""
+    notes = previous.split(NOTES, 1)[1] if NOTES in previous else "\n"
+    return _figures(results, argv) + "\n" + NOTES + notes
+
+
+def _figures(results: dict[str, Any], argv: str) -> str:
     m = results["machine"]
     packages = ", ".join(f"{k} {v}" for k, v in m["packages"].items())
     parts = [

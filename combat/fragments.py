@@ -669,7 +669,7 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
     rules = get_ruleset(table.ruleset)
     try:
         parsed = rules.command_from_dict({**command, "now": time.time()})
-        if not isinstance(getattr(parsed, "target", None), str):
+        if not isinstance(getattr(parsed, "target", None), str) or not hasattr(parsed, "weapon"):
             raise services.Refused("podglad", _("Szanse można policzyć tylko dla ataku."))
         services.authorise(rules, table.state, viewer, parsed)
         odds = rules.attack_odds(table.state, parsed)

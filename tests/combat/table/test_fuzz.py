@@ -794,6 +794,10 @@ def test_a_preview_of_anything_but_an_attack_is_refused() -> None:
     prepare = {"type": "prepare", "actor": table.refs["hero1"]}
     answers = converse(world, table, "p1", {"type": "preview", "command": prepare})
     assert [r["t"] for r in answers[1]] == ["error"]
+    # Celowanie names a target but is no attack: it has no odds to show either.
+    aim = {"type": "aim", "actor": table.refs["hero1"], "target": table.refs["hero2"]}
+    answers = converse(world, table, "p1", {"type": "preview", "command": aim})
+    assert [r["t"] for r in answers[1]] == ["error"]
 
 
 @pytest.mark.django_db(transaction=True)

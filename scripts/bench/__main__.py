@@ -517,11 +517,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.bench", description=__doc__)
     parser.add_argument("--short", action="store_true", help="the smoke check (seconds)")
     parser.add_argument("--minutes", type=float, help="resilience run length (default 10)")
+    parser.add_argument("--tables", type=int, help="tables of the load runs (default 200)")
     parser.add_argument("--only", default="", help="comma list: " + ",".join(PARTS))
     parser.add_argument("--out", default=str(ROOT / "build" / "bench.json"))
     parser.add_argument("--doc", help="Markdown report (default: docs/performance.md, full run)")
     args = parser.parse_args(argv)
     size = Size.of(args.short, args.minutes)
+    if args.tables:
+        size.tables = args.tables
     parts = [p for p in (args.only.split(",") if args.only else PARTS) if p]
     if args.short:
         parts = [p for p in parts if p != "browser"]

@@ -127,6 +127,13 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 fault["all_back_after_s"],
                 fault["met"],
             )
+        lapse = res["outages"]["seconds"].get("max")
+        add(
+            "resilience: longest a tab was closed or behind (any fault, random drops too)",
+            "≤ 5 s",
+            lapse,
+            lapse is not None and lapse <= 5 and not res["outages"]["never_recovered"],
+        )
     return out
 
 

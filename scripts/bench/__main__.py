@@ -86,18 +86,23 @@ class Bench:
         env["LOG_LEVEL"] = "ERROR"
         return env
 
-    def world(self, tables: int) -> dict[str, Any]:
+    def python(self, *args: str, timeout: float) -> str:
+        """Run `python ARGS` against the benchmark's database; its output, or RuntimeError."""
         done = subprocess.run(
-            [sys.executable, "-m", "scripts.bench.world", str(tables)],
+            [sys.executable, *args],
             cwd=ROOT,
             env=self.env(),
             capture_output=True,
             text=True,
-            timeout=900,
+            timeout=timeout,
         )
         if done.returncode:
-            raise RuntimeError(f"building the world failed:\n{done.stderr[-3000:]}")
-        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+            raise RuntimeError(f"{' '.join(args)} failed:\n{done.stderr[-3000:]}")
+        return done.stdout
+
+    def world(self, tables: int) -> dict[str, Any]:
+        out = self.python("-m", "scripts.bench.world", str(tables), timeout=900)
+        return dict(json.loads(out.strip().splitlines()[-1]))
 
 
 # --- process measurements -------------------------------------------------------------------
@@ -559,16 +564,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def migrate(bench: Bench) -> None:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=bench.env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if done.returncode:
-        raise RuntimeError(done.stderr[-3000:])
+    bench.python("manage.py", "migrate", "--noinput", "-v0", timeout=300)
 
 
 def rules(bench: Bench) -> dict[str, Any]:

@@ -7,15 +7,15 @@ temporary SQLite file, then daphne serves the ASGI app on a free loopback port.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from scripts.bench.processes import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -31,27 +31,6 @@ CHROMIUM_ARGS = [
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 DEMO_PASSWORD = "eleora-demo"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for_port(proc: subprocess.Popen[bytes], port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            try:
-                proc.wait(timeout=0.1)  # doubles as the pause between attempts
-            except subprocess.TimeoutExpired:
-                continue
-            raise RuntimeError(f"daphne exited early with code {proc.returncode}") from None
-    raise RuntimeError(f"daphne did not listen on {port} within {timeout}s")
 
 
 def server_env(tmp: Path) -> dict[str, str]:

@@ -256,31 +256,44 @@ def eleora_load(
 ) -> dict[str, Any]:
     world = bench.world(bench.size.tables)
     tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
+    plan = {
+        "mode": "eleora",
+        "path": ELEORA_PATH,
+        "sessions": world["sessions"],
+        "period": 2.0,
+        "duration": bench.size.duration,
+        "heartbeat": 25.0,
+        "grace": bench.size.grace,
+        "start_at": schedule(6 * len(tables), bench.size.duration),
+    }
     with servers(bench, processes, layer=layer) as running:
-        plan = {
-            "mode": "eleora",
-            "servers": [f"ws://127.0.0.1:{d.port}" for d in running],
-            "path": ELEORA_PATH,
-            "sessions": world["sessions"],
-            "period": 2.0,
-            "duration": bench.size.duration,
-            "heartbeat": 25.0,
-            "grace": bench.size.grace,
-            "start_at": schedule(6 * len(tables), bench.size.duration),
-        }
-        pids = [d.proc.pid for d in running if d.proc]
-        result = run_load(
-            bench,
-            plan,
-            tables,
-            pin=None if processes > 1 else LOAD_CPU,
-            during=lambda at: cpu_window(pids, at, bench.size.duration),
-        )
+        result = load_servers(bench, running, plan, tables)
     result["log"] = check_logs(bench.database, world, result)
-    result.pop("final"), result.pop("acknowledged"), result.pop("outages")
+    drop_raw(result)
     bench.results.setdefault("push_bytes", result["push_bytes_median"])
     print(f"  {name}: {brief(result)}", flush=True)
     return result
+
+
+def load_servers(
+    bench: Bench, running: list[Daphne], plan: dict[str, Any], tables: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """`run_load` against these daphne processes, with their CPU over the run's middle; the
+    load is pinned to the other core when there is one server, and floats with two."""
+    pids = [d.proc.pid for d in running if d.proc]
+    return run_load(
+        bench,
+        {**plan, "servers": [f"ws://127.0.0.1:{d.port}" for d in running]},
+        tables,
+        pin=None if len(running) > 1 else LOAD_CPU,
+        during=lambda at: cpu_window(pids, at, plan["duration"]),
+    )
+
+
+def drop_raw(result: dict[str, Any]) -> None:
+    """What the database check needed and the report does not keep."""
+    for key in ("final", "acknowledged", "outages"):
+        result.pop(key, None)
 
 
 def users_of(table: dict[str, Any]) -> list[str]:
@@ -303,15 +316,7 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
     }
     if kind == "channels":
         with servers(bench, processes, app="scripts.bench.floors:application") as running:
-            plan["servers"] = [f"ws://127.0.0.1:{d.port}" for d in running]
-            pids = [d.proc.pid for d in running if d.proc]
-            result = run_load(
-                bench,
-                plan,
-                tables,
-                pin=None if processes > 1 else LOAD_CPU,
-                during=lambda at: cpu_window(pids, at, bench.size.duration),
-            )
+            result = load_servers(bench, running, plan, tables)
     else:
         port = free_port()
         proc = subprocess.Popen(
@@ -329,8 +334,7 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
             )
         finally:
             stop(proc)
-    for key in ("final", "acknowledged", "outages"):
-        result.pop(key)
+    drop_raw(result)
     print(f"  {name}: {brief(result)}", flush=True)
     return result
 

@@ -746,6 +746,7 @@ def test_no_generated_socket_message_breaks_the_table_or_leaks_a_secret(
 
     @hypothesis_settings(
         max_examples=40,  # 20 to 50 messages each: some 1,300 messages in all
+        derandomize=True,  # the same messages on every run: the count below is not luck
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )

@@ -22,6 +22,7 @@ from collections import defaultdict
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -137,13 +138,21 @@ class TableConsumer(AsyncWebsocketConsumer):
                 ack = message.id if socket is self else None
                 await socket.deliver(rendered, force=False, ack=ack)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own dispatch first closes the event loop's stale database connections,
+        with a hop to its single sync thread, for every message (each push of the fan-out,
+        each heartbeat). This consumer touches the database only on the pool (`in_pool`),
+        which does that itself around each call, so it skips the hop."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def heartbeat(self, client_seq: int | None) -> None:
-        """The page's periodic "I am at seq n" (every 25 s): re-join the group (cheap, and a
-        safety net besides the watchdog's re-join after a Redis restart) and push everything
-        if the page is behind this socket. No query: the watchdog (combat/watch.py) compares
-        every socket with the database each second, and a removal from the campaign reaches
-        the socket at once (`table_access`)."""
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        """The page's periodic "I am at seq n" (every 25 s): push everything if the page is
+        behind this socket. No query and no Redis: the watchdog (combat/watch.py) compares
+        every socket with the database each second and keeps the group memberships, and a
+        removal from the campaign reaches the socket at once (`table_access`)."""
         if client_seq is None or client_seq < self.seq:
             await self.push(force=True)
 

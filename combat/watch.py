@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.db import connection
 
 from combat.models import Encounter
 from combat.threads import in_pool
@@ -25,6 +26,9 @@ from combat.threads import in_pool
 log = logging.getLogger(__name__)
 
 WATCH_S = 1.0  # how often a process compares its sockets with the database
+# How often it re-joins every socket to its group anyway: channels-redis forgets a membership
+# a day after it was made (its `group_expiry`), and a table may stay open longer than that.
+REJOIN_S = 3600.0
 
 CatchUp = Callable[[int, "int | None"], Awaitable[None]]
 
@@ -37,10 +41,13 @@ class Watch:
         self.tables, self.catch_up = tables, catch_up
         self.task: asyncio.Task[None] | None = None
         self.redis_id: str | None = None
+        self.joined = 0.0  # when `_rejoin` last ran (loop time)
 
     def start(self) -> None:
         if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self.run(), name="table-watch")
+            loop = asyncio.get_running_loop()
+            self.joined = loop.time()  # a socket joins its group as it connects
+            self.task = loop.create_task(self.run(), name="table-watch")
 
     async def run(self) -> None:
         while self.tables:
@@ -55,7 +62,9 @@ class Watch:
         if not pks:
             return
         heads = await in_pool(_heads)(pks)
-        if await self._redis_restarted():
+        now = asyncio.get_running_loop().time()
+        if await self._redis_restarted() or now - self.joined >= REJOIN_S:
+            self.joined = now
             await self._rejoin()
         for pk in pks:
             head = heads.get(pk)
@@ -87,4 +96,11 @@ class Watch:
 
 
 def _heads(pks: list[int]) -> dict[int, int]:
+    if connection.vendor == "postgresql":
+        # One array parameter: psycopg caches the conversion of a short query, while an IN
+        # list of 500 placeholders is a new, long query text to convert every second.
+        table = Encounter._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id, seq FROM {table} WHERE id = ANY(%s)", [pks])  # noqa: S608
+            return dict(cursor.fetchall())
     return dict(Encounter.objects.filter(pk__in=pks).values_list("pk", "seq"))

@@ -29,24 +29,64 @@ _CUSTOM: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
 
 def to_data(obj: Any) -> Any:
     """JSON-ready data for a dataclass, enum, tuple, set or mapping (recursively)."""
-    custom = _CUSTOM.get(type(obj))
+    cls = type(obj)
+    if cls in _PLAIN:
+        return obj
+    encode = _encoders.get(cls)
+    if encode is None:
+        encode = _encoders[cls] = _encoder(cls)
+    return encode(obj)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # JSON as they are
+Encoder = Callable[[Any], Any]
+# The encoder of each type met, worked out once: every action stores the whole state, and
+# asking each value what it is (and each dataclass for its fields) dominated that.
+_encoders: dict[type, Encoder] = {}
+
+
+def _encoder(cls: type) -> Encoder:
+    custom = _CUSTOM.get(cls)
     if custom is not None:
-        return custom[0](obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        data = {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-        type_key = getattr(type(obj), "type_key", None)
-        if isinstance(type_key, str):
-            data = {"type": type_key, **data}
-        return data
-    if isinstance(obj, Enum):
-        return obj.value
-    if isinstance(obj, frozenset | set):
-        return sorted(to_data(x) for x in obj)
-    if isinstance(obj, tuple | list):
-        return [to_data(x) for x in obj]
-    if isinstance(obj, Mapping):
-        return {str(k): to_data(v) for k, v in obj.items()}
+        return custom[0]
+    if dataclasses.is_dataclass(cls):
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        type_key = getattr(cls, "type_key", None)
+        head = {"type": type_key} if isinstance(type_key, str) else {}
+
+        def encode_dataclass(obj: Any) -> dict[str, Any]:
+            return {**head, **{name: to_data(getattr(obj, name)) for name in names}}
+
+        return encode_dataclass
+    if issubclass(cls, Enum):
+        return _enum_value
+    if issubclass(cls, frozenset | set):
+        return _sorted_list
+    if issubclass(cls, tuple | list):
+        return _list
+    if issubclass(cls, Mapping):
+        return _dict
+    return _same
+
+
+def _same(obj: Any) -> Any:
     return obj
+
+
+def _enum_value(obj: Enum) -> Any:
+    return obj.value
+
+
+def _sorted_list(obj: Any) -> list[Any]:
+    return sorted(to_data(x) for x in obj)
+
+
+def _list(obj: Any) -> list[Any]:
+    return [to_data(x) for x in obj]
+
+
+def _dict(obj: Mapping[Any, Any]) -> dict[str, Any]:
+    return {str(k): to_data(v) for k, v in obj.items()}
 
 
 def from_data(tp: Any, data: Any, path: str = "") -> Any:

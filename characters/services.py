@@ -88,6 +88,7 @@ def _cut_off(campaign_id: int, user_id: int) -> None:
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
+    from combat.hub import group_of
     from combat.models import Encounter
 
     layer = get_channel_layer()
@@ -95,7 +96,7 @@ def _cut_off(campaign_id: int, user_id: int) -> None:
         return
     for encounter in Encounter.objects.filter(campaign_id=campaign_id).only("pk"):
         message = {"type": "table.access", "user": user_id}
-        async_to_sync(layer.group_send)(encounter.group_name, message)
+        async_to_sync(layer.group_send)(group_of(encounter.pk), message)
 
 
 @transaction.atomic

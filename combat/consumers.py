@@ -6,10 +6,11 @@ them on connect and on a forced push, none but the seq when nothing this viewer 
 or `{"t": "error", "id": …, "message": …}` to this socket only.
 Browser → server: `combat.protocol` messages. The group message carries only the new seq.
 
-When the table moves, the first socket of this process to hear of it renders the new seq for
-every socket of the table this process holds, in one call of the sync thread (the audiences
-share their regions, see `combat.fragments`), and sends each its push; the others find
-themselves current and do nothing.
+When the table moves, this process's delegate in the table's group (combat/hub.py) hears of
+it and renders the new seq for every socket of the table this process holds, in one call of
+the pool (the audiences share their regions, see `combat.fragments`), and sends each its push.
+The socket that sent the command does the same at once, so the fan-out usually finds its
+process's sockets current.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from combat import fragments, protocol, services
 from combat.access import find_encounter_for, viewer_at
+from combat.hub import Hub
 from combat.rules import get_ruleset
 from combat.services import Refused, Viewer
 from combat.threads import in_pool
@@ -74,7 +76,6 @@ class TokenBucket:
 class TableConsumer(AsyncWebsocketConsumer):
     encounter_id: int
     viewer: Viewer
-    group: str
     seq: int
 
     async def connect(self) -> None:
@@ -84,21 +85,21 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         encounter, self.viewer = found
-        self.encounter_id, self.group, self.seq = encounter.pk, encounter.group_name, -1
+        self.encounter_id, self.seq = encounter.pk, -1
         self.sent: dict[str, int] = {}  # region id -> hash of the HTML this socket sent last
         self.language = _language(self.scope)
         self.bucket = TokenBucket(RATE, BURST)
         self.strikes = 0
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         _sockets[self.encounter_id].add(self)
+        await _hub.join(self.encounter_id, self)
         _watch.start()
         await self.push()
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
+        if hasattr(self, "encounter_id"):
             _forget(self)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await _hub.leave(self.encounter_id, self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.take():
@@ -156,10 +157,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if client_seq is None or client_seq < self.seq:
             await self.push(force=True)
 
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        """The table's group message, to this process's delegate (combat/hub.py)."""
+        await _on_group_message(self.encounter_id, event)
+
     async def table_access(self, event: dict[str, Any]) -> None:
-        """Someone left the campaign: if it was this socket's user, check and close."""
-        if event.get("user") != getattr(self.scope.get("user"), "pk", None):
-            return
+        """The table's group message, to this process's delegate (combat/hub.py)."""
+        await _on_group_message(self.encounter_id, event)
+
+    async def check_access(self) -> None:
+        """This socket's user left the campaign: check, and close."""
         found = await in_pool(find_encounter_for)(self.scope["user"], self.encounter_id)
         if found is None:
             await self.close(code=CLOSE_FORBIDDEN)
@@ -178,13 +185,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(result, str):
             return result
         return render(self.encounter_id, result, sockets if result is not None else [self])
-
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        seq, force = int(event.get("seq", 0)), bool(event.get("force"))
-        if force:
-            await self.push(force=True)
-        elif seq > self.seq:
-            await push_all(self.encounter_id, seq)
 
     async def push(
         self, hint: int | None = None, force: bool = False, ack: str | None = None
@@ -247,6 +247,25 @@ def render(pk: int, hint: int | None, sockets: list[TableConsumer]) -> list[Rend
     return result
 
 
+async def _on_group_message(pk: int, event: dict[str, Any]) -> None:
+    """What the table's group told this process: the log moved (`table.changed`: push the
+    new seq; `force`: render again for everyone) or a user left the campaign (`table.access`:
+    their sockets check and close)."""
+    sockets = list(_sockets.get(pk, ()))
+    if event.get("type") == "table.access":
+        user = event.get("user")
+        left = [s for s in sockets if getattr(s.scope.get("user"), "pk", None) == user]
+        await asyncio.gather(*(socket.check_access() for socket in left))
+    elif event.get("type") == "table.changed":
+        if event.get("force"):
+            rendered = await in_pool(render)(pk, None, sockets)
+            for socket, one in zip(sockets, rendered, strict=True):
+                if socket in _sockets.get(pk, ()):  # not closed meanwhile
+                    await socket.deliver(one, force=True, ack=None)
+        else:
+            await push_all(pk, int(event.get("seq", 0)))
+
+
 async def _catch_up(pk: int, head: int | None) -> None:
     if head is None:
         for socket in list(_sockets.get(pk, ())):
@@ -255,7 +274,8 @@ async def _catch_up(pk: int, head: int | None) -> None:
         await push_all(pk, head)
 
 
-_watch = Watch(_sockets, _catch_up)
+_hub = Hub(_sockets)
+_watch = Watch(_sockets, _catch_up, _hub.rejoin)
 
 
 def _forget(socket: TableConsumer) -> None:

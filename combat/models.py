@@ -51,10 +51,6 @@ class Encounter(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("encounter", args=[self.pk])
 
-    @property
-    def group_name(self) -> str:
-        return f"encounter-{self.pk}"
-
     def rules(self) -> Ruleset:
         return get_ruleset(self.ruleset)
 

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
 from combat import threads
+from combat.hub import group_of
 from combat.log import Step, fold, undone
 from combat.models import Encounter, EncounterEntry
 from combat.rules import Ruleset, RuleViolation, get_ruleset
@@ -540,10 +541,8 @@ def publish(encounter_id: int, seq: int, *, force: bool = False) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    group, message = (
-        f"encounter-{encounter_id}",
-        {"type": "table.changed", "seq": seq, "force": force},
-    )
+    group = group_of(encounter_id)
+    message = {"type": "table.changed", "seq": seq, "force": force}
     loop = threads.event_loop() or getattr(SyncToAsync.threadlocal, "main_event_loop", None)
     if loop is not None and loop.is_running():
         sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)

@@ -5,14 +5,13 @@ layer keeps them in Redis) and drops what was in flight, and a publish fails whi
 down. Instead of every browser polling (a heartbeat with a query per socket: 3,000 idle
 sockets at one per 5 s would take most of a core), each process asks the database once a
 second for the heads of the tables its sockets show and catches up any socket behind; and
-when Redis comes back with a new run id, it re-joins all its sockets to their groups. A missed
-fan-out is so repaired within about a second, whatever caused it.
+when Redis comes back with a new run id, it joins its tables' groups again (combat/hub.py).
+A missed fan-out is so repaired within about a second, whatever caused it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
@@ -31,14 +30,18 @@ WATCH_S = 1.0  # how often a process compares its sockets with the database
 REJOIN_S = 3600.0
 
 CatchUp = Callable[[int, "int | None"], Awaitable[None]]
+Rejoin = Callable[[], Awaitable[None]]
 
 
 class Watch:
-    """`tables`: encounter pk → this process's sockets of it (each with `seq`, `group` and
-    `channel_name`); `catch_up(pk, head)` brings them to the head (None: the table is gone)."""
+    """`tables`: encounter pk → this process's sockets of it (each with its `seq`);
+    `catch_up(pk, head)` brings them to the head (None: the table is gone); `rejoin()` joins
+    the process to its tables' groups again."""
 
-    def __init__(self, tables: Mapping[int, Iterable[Any]], catch_up: CatchUp) -> None:
-        self.tables, self.catch_up = tables, catch_up
+    def __init__(
+        self, tables: Mapping[int, Iterable[Any]], catch_up: CatchUp, rejoin: Rejoin
+    ) -> None:
+        self.tables, self.catch_up, self.rejoin = tables, catch_up, rejoin
         self.task: asyncio.Task[None] | None = None
         self.redis_id: str | None = None
         self.joined = 0.0  # when `_rejoin` last ran (loop time)
@@ -65,7 +68,7 @@ class Watch:
         now = asyncio.get_running_loop().time()
         if await self._redis_restarted() or now - self.joined >= REJOIN_S:
             self.joined = now
-            await self._rejoin()
+            await self.rejoin()
         for pk in pks:
             head = heads.get(pk)
             if head is None or any(s.seq < head for s in list(self.tables.get(pk, ()))):
@@ -85,14 +88,6 @@ class Watch:
         restarted = self.redis_id is not None and run_id != self.redis_id
         self.redis_id = run_id
         return restarted
-
-    async def _rejoin(self) -> None:
-        layer = get_channel_layer()
-        assert layer is not None
-        for sockets in list(self.tables.values()):
-            for socket in list(sockets):
-                with contextlib.suppress(Exception):
-                    await layer.group_add(socket.group, socket.channel_name)
 
 
 def _heads(pks: list[int]) -> dict[int, int]:

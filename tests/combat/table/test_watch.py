@@ -1,5 +1,5 @@
-"""The per-process watchdog (combat/watch.py): catches up sockets behind the database and keeps
-their group memberships, with fake sockets and the real database and channel layer."""
+"""The per-process watchdog (combat/watch.py): catches up sockets behind the database and has the
+process rejoin its groups, with fake sockets and the real database."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 
-from combat import watch
+from combat import watch as watch_module
 from combat.models import Encounter
 from combat.watch import Watch, _heads
 from tests.combat.table.helpers import make_party
@@ -21,8 +20,10 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 @dataclass(eq=False)
 class Socket:
     seq: int
-    group: str
-    channel_name: str
+
+
+async def nothing() -> None:
+    return None
 
 
 def test_the_heads_query_finds_every_table_asked_for_and_no_other() -> None:
@@ -44,39 +45,42 @@ async def test_a_socket_behind_is_caught_up_and_a_missing_table_reported() -> No
     pk = party.encounter.pk
     await Encounter.objects.filter(pk=pk).aupdate(seq=5)
     tables = {
-        pk: {Socket(5, "g", "a"), Socket(3, "g", "b")},
-        10**9: {Socket(0, "h", "c")},
+        pk: {Socket(5), Socket(3)},
+        10**9: {Socket(0)},
     }
     calls: list[tuple[int, int | None]] = []
 
     async def catch_up(table: int, head: int | None) -> None:
         calls.append((table, head))
 
-    await Watch(tables, catch_up).tick()
+    await Watch(tables, catch_up, nothing).tick()
     assert sorted(calls) == [(pk, 5), (10**9, None)]
     calls.clear()
-    tables[pk] = {Socket(5, "g", "a")}  # everyone current: nothing to do
+    tables[pk] = {Socket(5)}  # everyone current: nothing to do
     del tables[10**9]
-    await Watch(tables, catch_up).tick()
+    await Watch(tables, catch_up, nothing).tick()
     assert calls == []
 
 
-async def test_sockets_are_rejoined_to_their_groups_before_the_layer_forgets_them(
+async def test_the_process_rejoins_its_groups_hourly_not_every_second(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     party = await database_sync_to_async(make_party)()
-    layer = get_channel_layer()
-    assert layer is not None
-    name = await layer.new_channel()
-    socket = Socket(0, "watch-test", name)
-    tables = {party.encounter.pk: {socket}}
+    tables = {party.encounter.pk: {Socket(0)}}
+    rejoined: list[bool] = []
 
     async def catch_up(table: int, head: int | None) -> None:
         return None
 
-    monkeypatch.setattr(watch, "REJOIN_S", 0.0)  # due at once
-    await Watch(tables, catch_up).tick()
-    await layer.group_send("watch-test", {"type": "table.changed", "seq": 1})
-    received = await asyncio.wait_for(layer.receive(name), timeout=5)
-    assert received == {"type": "table.changed", "seq": 1}
-    await layer.group_discard("watch-test", name)
+    async def rejoin() -> None:
+        rejoined.append(True)
+
+    watch = Watch(tables, catch_up, rejoin)
+    watch.start()  # the hour starts now
+    await watch.tick()
+    assert rejoined == []
+    monkeypatch.setattr(watch_module, "REJOIN_S", 0.0)  # the hour has passed
+    await watch.tick()
+    assert rejoined == [True]
+    tables.clear()  # the watchdog ends with the last socket
+    await asyncio.wait_for(watch.task, timeout=5)

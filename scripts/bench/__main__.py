@@ -529,8 +529,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, help="resilience run length (default 10)")
     parser.add_argument("--tables", type=int, help="tables of the load runs (default 200)")
     parser.add_argument("--only", default="", help="comma list: " + ",".join(PARTS))
+    parser.add_argument(
+        "--layer",
+        choices=["core", "pubsub"],
+        default="core",
+        help="channel layer of every run that names none (the pub/sub run always uses pubsub)",
+    )
     parser.add_argument("--out", default=str(ROOT / "build" / "bench.json"))
-    parser.add_argument("--doc", help="Markdown report (default: docs/performance.md, full run)")
+    parser.add_argument(
+        "--doc", help="Markdown report (default: docs/performance.md, for a whole full run)"
+    )
     args = parser.parse_args(argv)
     size = Size.of(args.short, args.minutes)
     if args.tables:
@@ -546,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         redis = RedisServer(Path(tmp))
         redis.start()
-        bench = Bench(size, Path(tmp), database, redis, results=results)
+        bench = Bench(size, Path(tmp), database, redis, layer=args.layer, results=results)
         try:
             migrate(bench)
             for part in parts:
@@ -559,7 +567,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
-    doc = args.doc or (None if args.short else str(ROOT / "docs" / "performance.md"))
+    whole = not args.short and not args.only  # a part alone leaves the committed report be
+    doc = args.doc or (str(ROOT / "docs" / "performance.md") if whole else None)
     if doc:
         previous = Path(doc).read_text() if Path(doc).exists() else ""
         Path(doc).write_text(report.markdown(results, " ".join(sys.argv[1:]), previous))
@@ -586,7 +595,7 @@ def profile(bench: Bench) -> dict[str, Any]:
 PARTS: dict[str, Any] = {
     "rules": rules,
     "profile": profile,
-    "eleora": lambda b: eleora_load(b, "eleora, 1 process, core layer"),
+    "eleora": lambda b: eleora_load(b, f"eleora, 1 process, {b.layer} layer"),
     "floor_channels": lambda b: floor_load(b, "floor (a) channels", kind="channels"),
     "floor_websockets": lambda b: floor_load(b, "floor (b) websockets", kind="websockets"),
     "eleora_pubsub": lambda b: eleora_load(b, "eleora, 1 process, pubsub", layer="pubsub"),

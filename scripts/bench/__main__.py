@@ -252,7 +252,12 @@ def servers(
 
 
 def eleora_load(
-    bench: Bench, name: str, *, processes: int = 1, layer: str | None = None
+    bench: Bench,
+    name: str,
+    *,
+    processes: int = 1,
+    layer: str | None = None,
+    affinity: bool = False,
 ) -> dict[str, Any]:
     world = bench.world(bench.size.tables)
     tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
@@ -265,6 +270,7 @@ def eleora_load(
         "heartbeat": 25.0,
         "grace": bench.size.grace,
         "start_at": schedule(6 * len(tables), bench.size.duration),
+        "affinity": affinity,
     }
     with servers(bench, processes, layer=layer) as running:
         result = load_servers(bench, running, plan, tables)
@@ -422,7 +428,8 @@ def brief(result: dict[str, Any]) -> str:
 
 def resilience(bench: Bench) -> dict[str, Any]:
     """The load over two processes for `resilience` seconds with random client drops, one
-    Redis restart (a third of the way) and one server killed and restarted (two thirds)."""
+    Redis restart (a third of the way) and one server killed and restarted (two thirds).
+    A table's tabs go to one process, as the README's deployment routes them."""
     duration = bench.size.resilience
     tables_n = bench.size.tables
     world = bench.world(tables_n)
@@ -438,6 +445,7 @@ def resilience(bench: Bench) -> dict[str, Any]:
             "duration": duration,
             "heartbeat": 25.0,
             "drop_rate": bench.size.drop_rate,
+            "affinity": True,
             "grace": 8.0,
             "seed": 5,
             "start_at": schedule(6 * len(tables), duration),
@@ -494,7 +502,7 @@ def fault_recovery(fault: dict[str, Any], outages: list[tuple[float, float | Non
         "outage_s": round(back - at, 2),
         "tabs_affected": len(hit),
         "all_back_after_s": None if worst is None else round(worst, 2),
-        "met": worst is not None and worst <= 5.0 + (back - at),
+        "met": worst is not None and worst <= 5.0,
     }
 
 
@@ -603,6 +611,9 @@ PARTS: dict[str, Any] = {
         b, "floor (a), 2 processes", kind="channels", processes=2
     ),
     "eleora_2": lambda b: eleora_load(b, "eleora, 2 processes", processes=2),
+    "eleora_2_tables": lambda b: eleora_load(
+        b, "eleora, 2 processes, a table's tabs on one", processes=2, affinity=True
+    ),
     "idle": idle,
     "browser": browser,
     "resilience": resilience,

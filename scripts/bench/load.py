@@ -134,7 +134,10 @@ class Table:
         self.socks: list[Sock] = []
         users = spec.get("users") or [None] * int(plan.get("sockets", 6))
         for i, user in enumerate(users):
-            server = servers[(i + spec["n"]) % len(servers)]  # a table's sockets span servers
+            # A table's sockets span the servers, or (`affinity`, as a proxy that routes by
+            # the socket's path would) all go to one.
+            spread = 0 if plan.get("affinity") else i
+            server = servers[(spread + spec["n"]) % len(servers)]
             headers = {"Origin": server.replace("ws://", "http://")}
             if user is not None:
                 headers["Cookie"] = f"sessionid={plan['sessions'][user]}"

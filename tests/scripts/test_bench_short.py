@@ -24,7 +24,7 @@ def test_the_short_benchmark_runs_every_part_and_loses_nothing(tmp_path: Path) -
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     results = json.loads(out.read_text())
-    for part in ("eleora", "eleora_pubsub", "eleora_2"):
+    for part in ("eleora", "eleora_pubsub", "eleora_2", "eleora_2_tables"):
         run = results[part]
         assert run["latency_ms"]["n"] > 0, part
         assert run["lost_deliveries"] == 0 and run["error_count"] == 0, (part, run["errors"])

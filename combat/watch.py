@@ -25,7 +25,7 @@ from combat.threads import in_pool
 log = logging.getLogger(__name__)
 
 WATCH_S = 1.0  # how often a process compares its sockets with the database
-# How often it re-joins every socket to its group anyway: channels-redis forgets a membership
+# How often the process re-joins its tables' groups anyway: channels-redis forgets a membership
 # a day after it was made (its `group_expiry`), and a table may stay open longer than that.
 REJOIN_S = 3600.0
 
@@ -44,12 +44,12 @@ class Watch:
         self.tables, self.catch_up, self.rejoin = tables, catch_up, rejoin
         self.task: asyncio.Task[None] | None = None
         self.redis_id: str | None = None
-        self.joined = 0.0  # when `_rejoin` last ran (loop time)
+        self.joined = 0.0  # when `rejoin` last ran (loop time)
 
     def start(self) -> None:
         if self.task is None or self.task.done():
             loop = asyncio.get_running_loop()
-            self.joined = loop.time()  # a socket joins its group as it connects
+            self.joined = loop.time()  # a table's first socket joins its group as it connects
             self.task = loop.create_task(self.run(), name="table-watch")
 
     async def run(self) -> None:

@@ -158,12 +158,21 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.push(force=True)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        """The table's group message, to this process's delegate (combat/hub.py)."""
-        await _on_group_message(self.encounter_id, event)
+        """The log moved (a group message, to this process's delegate: combat/hub.py): bring
+        the process's sockets of the table to the new seq; `force`: something outside the log
+        changed (an NPC policy), render again for all of them."""
+        pk = self.encounter_id
+        if event.get("force"):
+            await _send_all(pk, None, list(_sockets.get(pk, ())), force=True)
+        else:
+            await push_all(pk, int(event.get("seq", 0)))
 
     async def table_access(self, event: dict[str, Any]) -> None:
-        """The table's group message, to this process's delegate (combat/hub.py)."""
-        await _on_group_message(self.encounter_id, event)
+        """A user left the campaign (a group message, to this process's delegate): that
+        user's sockets of the table in this process check, and close."""
+        user = event.get("user")
+        left = [s for s in _sockets.get(self.encounter_id, ()) if _user_pk(s) == user]
+        await asyncio.gather(*(socket.check_access() for socket in left))
 
     async def check_access(self) -> None:
         """This socket's user left the campaign: check, and close."""
@@ -226,13 +235,21 @@ async def push_all(pk: int, seq: int) -> None:
         return
     _rendering[pk] = seq
     try:
-        rendered = await in_pool(render)(pk, seq, behind)
+        await _send_all(pk, seq, behind, force=False)
     finally:
         if _rendering.get(pk) == seq:
             del _rendering[pk]
-    for socket, one in zip(behind, rendered, strict=True):
+
+
+async def _send_all(
+    pk: int, hint: int | None, sockets: list[TableConsumer], *, force: bool
+) -> None:
+    """Render the table once for these sockets and send each its push (`force`: every
+    region)."""
+    rendered = await in_pool(render)(pk, hint, sockets)
+    for socket, one in zip(sockets, rendered, strict=True):
         if socket in _sockets.get(pk, ()):  # not closed meanwhile
-            await socket.deliver(one, force=False, ack=None)
+            await socket.deliver(one, force=force, ack=None)
 
 
 def render(pk: int, hint: int | None, sockets: list[TableConsumer]) -> list[Rendered]:
@@ -245,25 +262,6 @@ def render(pk: int, hint: int | None, sockets: list[TableConsumer]) -> list[Rend
         with translation.override(socket.language):
             result.append((fragments.regions(table, socket.viewer), table.seq, deadline))
     return result
-
-
-async def _on_group_message(pk: int, event: dict[str, Any]) -> None:
-    """What the table's group told this process: the log moved (`table.changed`: push the
-    new seq; `force`: render again for everyone) or a user left the campaign (`table.access`:
-    their sockets check and close)."""
-    sockets = list(_sockets.get(pk, ()))
-    if event.get("type") == "table.access":
-        user = event.get("user")
-        left = [s for s in sockets if getattr(s.scope.get("user"), "pk", None) == user]
-        await asyncio.gather(*(socket.check_access() for socket in left))
-    elif event.get("type") == "table.changed":
-        if event.get("force"):
-            rendered = await in_pool(render)(pk, None, sockets)
-            for socket, one in zip(sockets, rendered, strict=True):
-                if socket in _sockets.get(pk, ()):  # not closed meanwhile
-                    await socket.deliver(one, force=True, ack=None)
-        else:
-            await push_all(pk, int(event.get("seq", 0)))
 
 
 async def _catch_up(pk: int, head: int | None) -> None:
@@ -323,6 +321,10 @@ def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | int | None:
     if done.duplicate:
         return None
     return done.head if done.head is not None else done.seq
+
+
+def _user_pk(socket: TableConsumer) -> Any:
+    return getattr(socket.scope.get("user"), "pk", None)
 
 
 def _language(scope: dict[str, Any]) -> str:

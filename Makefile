@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/eleora
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint types services bench bench-short messages
+.PHONY: run test lint types services test-deps bench bench-short messages
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -33,12 +33,16 @@ types: $(STAMP)
 services:
 	bash scripts/ensure-services.sh
 
+# What the browser tests and the translations need from Debian (Chromium, gettext, a font).
+test-deps:
+	bash scripts/ensure-test-deps.sh
+
 # Browser tests run in their own pytest process: Playwright's sync API keeps an event loop
 # running for its whole session, which async tests in the same process cannot share.
 # The benchmark's short mode is the last step: a smoke check of every part (nothing timed).
 # DB_CONN_MAX_AGE=0 on PostgreSQL: the sockets' pool threads keep no connection to the test
 # database past a call, so it can be dropped at the end.
-test: lint types services
+test: test-deps lint types services
 	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m "not browser and not bench" --cov --cov-report=term
 	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
 	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DB_CONN_MAX_AGE=0 \

@@ -389,15 +389,29 @@ def defence_modifiers(
     if "parowanie" in attack.reactions:
         mods.append(Modifier(attack.parry_bonus or 1, "Parowanie"))
     if "unik" in attack.reactions:
-        mods.append(Modifier(zr, "Unik"))
+        mods.append(Modifier(unik_dice(target, s), "Unik"))
     if target.has("szal"):
         mods.append(Modifier(-s.frenzy_defence_penalty, "Szał"))
     mods += _surrounded(state, target)
     mods += penalties(state, target, skill_test=True, darkness=s.darkness_on_defence)
-    mods += _blinded(state, target, mods, floor=s.blinded_defence_floor)
+    mods += _blinded(state, target, mods, floor=blinded_floor(target, s))
     if attack.defence_heroism:
         mods.append(Modifier(1, "Kostka Heroizmu"))
     return tuple(m for m in mods if m.dice != 0 or m in mods[:3])
+
+
+def unik_dice(c: Combatant, settings: TableSettings) -> int:
+    """Unik: dice equal to Zręczność; none while Obalony (`prone_loses_unik`)."""
+    if c.has("powalenie") and settings.prone_loses_unik:
+        return 0
+    return c.sheet.attribute("zrecznosc")
+
+
+def blinded_floor(c: Combatant, settings: TableSettings) -> int:
+    """The Obrona an Oślepiony defender keeps: 2, or 0 for a GM-run one if only players keep it."""
+    if settings.blinded_floor_players_only and c.controller is None:
+        return 0
+    return settings.blinded_defence_floor
 
 
 def _surrounded(state: EncounterState, target: Combatant) -> list[Modifier]:

@@ -16,6 +16,7 @@ from combat.rules.eleora.attack import (
     best_shield,
     check_attack,
     shield_or_one,
+    unik_dice,
     weapon_profile,
 )
 from combat.rules.eleora.commands import (
@@ -29,6 +30,7 @@ from combat.rules.eleora.commands import (
     Special,
 )
 from combat.rules.eleora.engine.common import reaction_refusal
+from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack, Prompt
 
 Defence = Literal["unik", "parowanie", "brak", "lepsza"]
@@ -140,7 +142,7 @@ def policy_option(
 ) -> str:
     """The option a policy picks; "no reaction" when its choice is not allowed now."""
     if prompt.kind == "reakcja":
-        choice = defence_choice(state.get(prompt.actor), defence) or NO_REACTION
+        choice = defence_choice(state.get(prompt.actor), defence, state.settings) or NO_REACTION
     elif prompt.kind == "atak_okazyjny" and opportunity:
         choice = "atak_okazyjny"
     else:
@@ -155,14 +157,16 @@ def auto_answer(
     return prompt_command(state, prompt, policy_option(state, prompt, defence, opportunity), now)
 
 
-def defence_choice(actor: Combatant, defence: Defence) -> Literal["unik", "parowanie"] | None:
-    """ "lepsza": Parowanie when the best shield (or +1) beats the Zręczność Unik adds."""
+def defence_choice(
+    actor: Combatant, defence: Defence, settings: TableSettings
+) -> Literal["unik", "parowanie"] | None:
+    """ "lepsza": Parowanie when the best shield (or +1) beats the dice Unik adds now."""
     if defence == "brak":
         return None
     if defence == "lepsza":
         shield = best_shield(actor)
         parry = shield.bonus if shield else 1
-        return "parowanie" if parry > actor.sheet.attribute("zrecznosc") else "unik"
+        return "parowanie" if parry > unik_dice(actor, settings) else "unik"
     return defence
 
 

@@ -85,6 +85,19 @@ class TableSettings:
     unarmed_vs_armed_penalty: int = 1
     blinded_penalty: int = 3
     blinded_defence_floor: int = 2
+    # „Obrona Gracza nie może spaść poniżej 2”: the document says „gracz” for whoever acts (its
+    # „gracz może wykonać 2 akcje” binds the boar of the Przeładowanie example too), and the
+    # sentence bounds a penalty „Oślepione postacie” all take, so by DEFAULT the floor holds for
+    # every defender; on, only for player characters (a controller set), GM-run ones drop to 0.
+    blinded_floor_players_only: bool = False
+    # Powalenie: „traci premię do obrony wynikającą ze zręczności”. Unik's dice („ilość kości
+    # równą twojej Zręczności”) are such a bonus too, so by DEFAULT an Obalony Unik adds none;
+    # off, only the Zręczność in Obrona is lost and Unik still adds it.
+    prone_loses_unik: bool = True
+    # Atak okazyjny: „krytyczną porażkę w jakimkolwiek teście”; an Atak is a contested test of
+    # the attack skill and the defender's Obrona, so by DEFAULT an Obrona roll without a success
+    # opens one too; off, only the attacker's roll and other tests do.
+    opportunity_on_defence_critical: bool = True
     frenzy_attack_bonus: int = 2
     frenzy_defence_penalty: int = 2
     surrounded_threshold: int = 4

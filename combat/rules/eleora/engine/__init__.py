@@ -69,6 +69,7 @@ from combat.rules.eleora.events import (
     TestRolled,
 )
 from combat.rules.eleora.maiming import roll_maiming
+from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import GM, EncounterState
 
 __all__ = ["decide", "evolve", "replay"]
@@ -266,16 +267,30 @@ def _provokers(events: Iterable[Event], batch: Batch) -> list[tuple[str, str]]:
     for e in events:
         if isinstance(e, TestRolled) and e.critical_failure:
             found.append((e.actor, f"krytyczna porażka ({e.test})"))
-        elif isinstance(e, AttackResolved) and is_critical(e.attack_roll, settings):
-            found.append((e.attacker, "krytyczna porażka (atak)"))
+        elif isinstance(e, AttackResolved):
+            if is_critical(e.attack_roll, settings):
+                found.append((e.attacker, "krytyczna porażka (atak)"))
+            if _defence_critical(e, settings):
+                found.append((e.target, "krytyczna porażka (Obrona)"))
         elif isinstance(e, ActionSpent) and not e.reaction and e.action in PROVOKING_ACTIONS:
             found.append((e.actor, e.action.capitalize()))
     return found
 
 
+def _defence_critical(e: AttackResolved, settings: TableSettings) -> bool:
+    """The defender's half of the contested test (its Obrona roll) had no success."""
+    return (
+        settings.opportunity_on_defence_critical
+        and e.defence_roll is not None
+        and is_critical(e.defence_roll, settings)
+    )
+
+
 def _offer_opportunities(batch: Batch, events: Iterable[Event], now: float) -> None:
     """Each enemy in reach (adjacent on the map) that may react gets an offer."""
     for provoker_id, why in _provokers(events, batch):
+        if batch.state.get(provoker_id).status == "dead":
+            continue  # nothing left to attack
         for enemy in batch.state.enemies_of(provoker_id):
             if reaction_refusal(enemy) is not None or not gm.in_reach(
                 batch.state, enemy.id, provoker_id

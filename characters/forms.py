@@ -1,8 +1,8 @@
 """Forms: what a person may type, checked field by field; sheets end in `clean_sheet`.
 
 The sheet editor's inputs are built from the campaign's ruleset (attributes and skills with
-their Polish labels and ranges) and from the equipment field lists in `characters.sheets`, so a
-new ruleset or table setting changes the form without editing it.
+their Polish labels and ranges) and from the equipment lists it declares (`sheet_sections`), so
+a new ruleset or table setting changes the form without editing it.
 """
 
 from __future__ import annotations
@@ -19,17 +19,11 @@ from django.utils.translation import gettext_lazy
 
 from characters.models import Campaign, Character, CreatureTemplate, Membership
 from characters.portraits import validate_portrait
-from characters.sheets import (
-    EQUIPMENT,
-    MAX_ITEMS,
-    MAX_NAME,
-    MAX_SKILL_NAME,
-    ItemField,
-    clean_sheet,
-    custom_skills,
-)
+from characters.sheets import MAX_ITEMS, MAX_NAME, MAX_SKILL_NAME, clean_sheet, custom_skills
 from characters.transfer import MAX_IMPORT_BYTES, read_json
-from combat.rules import Ruleset, ruleset_choices
+from combat.rules.base import Ruleset
+from combat.rules.registry import get_ruleset, ruleset_choices
+from combat.rules.schema import ItemField, SheetSection
 
 
 class CampaignCreateForm(forms.ModelForm):
@@ -130,22 +124,22 @@ class ImportForm(forms.Form):
 
 
 def _item_field(spec: ItemField) -> forms.Field:
+    """The input for one field of an equipment row; the ruleset's msgids translate lazily."""
+    label = gettext_lazy(spec.label)
     if spec.type == "text":
-        return forms.CharField(label=spec.label, max_length=spec.maximum)
+        return forms.CharField(label=label, max_length=spec.maximum)
     if spec.type == "int":
         return forms.IntegerField(
-            label=spec.label,
+            label=label,
             min_value=0,
             max_value=spec.maximum,
             initial=spec.default,
             required=spec.default is None,
         )
     if spec.type == "bool":
-        return forms.BooleanField(label=spec.label, required=False, initial=False)
-    assert spec.choices is not None
-    return forms.ChoiceField(
-        label=spec.label, choices=list(spec.choices.items()), initial=spec.default
-    )
+        return forms.BooleanField(label=label, required=False, initial=False)
+    choices = [(key, gettext_lazy(choice)) for key, choice in spec.choices]
+    return forms.ChoiceField(label=label, choices=choices, initial=spec.default)
 
 
 class ItemForm(forms.Form):
@@ -226,36 +220,20 @@ def _row_formset(
     return formset
 
 
-def _item_form(name: str, specs: tuple[ItemField, ...]) -> type[ItemForm]:
-    return type(name, (ItemForm,), {"specs": specs})
+CUSTOM_SKILLS = "custom_skills"  # the row prefix of the skills the ruleset does not list
+CustomSkillRows = _row_formset(
+    CustomSkillForm,
+    CustomSkillFormSet,
+    gettext_lazy("Własne umiejętności"),
+    gettext_lazy("Dodaj umiejętność"),
+)
 
 
-ROW_FORMSETS: dict[str, type[BaseRowFormSet]] = {
-    "custom_skills": _row_formset(
-        CustomSkillForm,
-        CustomSkillFormSet,
-        gettext_lazy("Własne umiejętności"),
-        gettext_lazy("Dodaj umiejętność"),
-    ),
-    "weapons": _row_formset(
-        _item_form("WeaponForm", EQUIPMENT["weapons"]),
-        BaseRowFormSet,
-        gettext_lazy("Broń"),
-        gettext_lazy("Dodaj broń"),
-    ),
-    "armour": _row_formset(
-        _item_form("ArmourForm", EQUIPMENT["armour"]),
-        BaseRowFormSet,
-        gettext_lazy("Pancerz"),
-        gettext_lazy("Dodaj pancerz"),
-    ),
-    "shields": _row_formset(
-        _item_form("ShieldForm", EQUIPMENT["shields"]),
-        BaseRowFormSet,
-        gettext_lazy("Tarcze"),
-        gettext_lazy("Dodaj tarczę"),
-    ),
-}
+def section_rows(section: SheetSection) -> type[BaseRowFormSet]:
+    """The row formset of one equipment list the ruleset declares."""
+    form = type(f"ItemForm_{section.key}", (ItemForm,), {"specs": section.fields})
+    title, add_label = gettext_lazy(section.title), gettext_lazy(section.add_label)
+    return _row_formset(form, BaseRowFormSet, title, add_label)
 
 
 class StatsForm(forms.Form):
@@ -294,24 +272,14 @@ class SheetEditor:
         initial: Mapping[str, Any],
     ) -> None:
         self.rules, self.settings = rules, settings
+        self.sections = rules.sheet_sections(settings)
         self.stats = StatsForm(
             data, rules=rules, settings=settings, initial=_stats_initial(initial)
         )
-        skill_range = rules.skills(settings)
-        low = min((s.minimum for s in skill_range), default=0)
-        high = max((s.maximum for s in skill_range), default=10)
-        extra = custom_skills(initial, rules=rules, settings=settings)
-        self.formsets = {
-            "custom_skills": ROW_FORMSETS["custom_skills"](
-                data,
-                prefix="custom_skills",
-                initial=[{"name": k, "value": v} for k, v in extra.items()],
-                form_kwargs={"minimum": low, "maximum": high},
-            )
-        }
-        for section in ("weapons", "armour", "shields"):
-            self.formsets[section] = ROW_FORMSETS[section](
-                data, prefix=section, initial=list(initial.get(section) or [])
+        self.formsets = {CUSTOM_SKILLS: _custom_skill_rows(data, rules, settings, initial)}
+        for section in self.sections:
+            self.formsets[section.key] = section_rows(section)(
+                data, prefix=section.key, initial=list(initial.get(section.key) or [])
             )
         self.sheet: dict[str, Any] = {}
         self.errors: list[str] = []
@@ -348,17 +316,33 @@ class SheetEditor:
     def _assemble(self) -> dict[str, Any]:
         data = self.stats.cleaned_data
         skills = {s.key: data[f"skill_{s.key}"] for s in self.stats.skill_specs}
-        for form in self.formsets["custom_skills"].forms:
+        for form in self.formsets[CUSTOM_SKILLS].forms:
             if form.cleaned_data:
                 skills[form.cleaned_data["name"].strip()] = form.cleaned_data["value"]
         sheet: dict[str, Any] = {
             "attributes": {s.key: data[f"attr_{s.key}"] for s in self.stats.attribute_specs},
             "skills": skills,
         }
-        for section in ("weapons", "armour", "shields"):
-            forms_ = self.formsets[section].forms
-            sheet[section] = [f.item() for f in forms_ if f.cleaned_data]
+        for section in self.sections:
+            forms_ = self.formsets[section.key].forms
+            sheet[section.key] = [f.item() for f in forms_ if f.cleaned_data]
         return sheet
+
+
+def _custom_skill_rows(
+    data: QueryDict | None, rules: Ruleset, settings: Mapping[str, Any], sheet: Mapping[str, Any]
+) -> BaseRowFormSet:
+    """The sheet's own skills as rows, in the range of the ruleset's skills."""
+    listed = rules.skills(settings)
+    low = min((s.minimum for s in listed), default=0)
+    high = max((s.maximum for s in listed), default=10)
+    extra = custom_skills(sheet, rules=rules, settings=settings)
+    return CustomSkillRows(
+        data,
+        prefix=CUSTOM_SKILLS,
+        initial=[{"name": k, "value": v} for k, v in extra.items()],
+        form_kwargs={"minimum": low, "maximum": high},
+    )
 
 
 def _stats_initial(sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -367,15 +351,23 @@ def _stats_initial(sheet: Mapping[str, Any]) -> dict[str, Any]:
     return initial
 
 
-def reshape_rows(data: QueryDict, command: str) -> QueryDict | None:
-    """The POST data with one row added ("add weapons") or removed ("remove weapons 2").
+def reshape_rows(
+    data: QueryDict,
+    command: str,
+    *,
+    rules: Ruleset | None = None,
+    settings: Mapping[str, Any] | None = None,
+) -> QueryDict | None:
+    """The POST data with one row added ("add <list>") or removed ("remove <list> 2").
 
-    Lets the sheet editor grow and shrink its equipment lists without JavaScript (the
-    buttons submit the whole form) and with HTMX (the same request, one fieldset swapped).
-    None when the command is not one of these.
+    Lets the sheet editor grow and shrink its lists without JavaScript (the buttons submit the
+    whole form) and with HTMX (the same request, one fieldset swapped). None when the command
+    is not one of these. The lists are the ruleset's; without `rules`, those of every ruleset.
     """
     parts = command.split()
-    if len(parts) < 2 or parts[1] not in ROW_FORMSETS or parts[0] not in ("add", "remove"):
+    lists = {s.key: s.fields for s in _known_sections(rules, settings)}
+    lists.setdefault(CUSTOM_SKILLS, ())
+    if len(parts) < 2 or parts[1] not in lists or parts[0] not in ("add", "remove"):
         return None
     prefix, reshaped = parts[1], data.copy()
     total = min(_int(data.get(f"{prefix}-TOTAL_FORMS")), MAX_ITEMS)
@@ -383,8 +375,8 @@ def reshape_rows(data: QueryDict, command: str) -> QueryDict | None:
     if parts[0] == "add":
         if total < MAX_ITEMS:
             reshaped[f"{prefix}-TOTAL_FORMS"] = str(total + 1)
-            # A bound form ignores `initial`: put the defaults (e.g. kind "lekka") in the data.
-            for spec in getattr(ROW_FORMSETS[prefix].form, "specs", ()):
+            # A bound form ignores `initial`: put the fields' defaults in the data.
+            for spec in lists[prefix]:
                 if spec.type in ("choice", "int") and spec.default is not None:
                     reshaped[f"{prefix}-{total}-{spec.key}"] = str(spec.default)
         return reshaped
@@ -400,6 +392,17 @@ def reshape_rows(data: QueryDict, command: str) -> QueryDict | None:
     reshaped[f"{prefix}-TOTAL_FORMS"] = str(total - 1)
     reshaped[f"{prefix}-INITIAL_FORMS"] = str(max(0, initial - (index < initial)))
     return reshaped
+
+
+def _known_sections(
+    rules: Ruleset | None, settings: Mapping[str, Any] | None
+) -> tuple[SheetSection, ...]:
+    """The ruleset's equipment lists, or every ruleset's for a caller that does not say which
+    (a list key two rulesets share then takes the defaults of the later one)."""
+    if rules is not None:
+        return rules.sheet_sections(settings)
+    every = (get_ruleset(key) for key, _label in ruleset_choices())
+    return tuple(section for ruleset in every for section in ruleset.sheet_sections())
 
 
 def _int(value: object) -> int:

@@ -1,17 +1,18 @@
-"""A stored sheet labelled for display: rule terms from the ruleset, equipment labels from
-`characters.sheets`. Only labels and lookups here; every number shown is stored or comes
-from the ruleset's `derived_values`.
+"""A stored sheet labelled for display: rule terms and equipment lists from the ruleset. Only
+labels and lookups here; every number shown is stored or comes from the ruleset's
+`derived_values`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from characters.models import Campaign
-from characters.sheets import DAMAGE_TYPES, WEAPON_FIELDS, WEAPON_KINDS, custom_skills
-from combat.rules.base import DerivedValue
+from django.utils.translation import gettext as _
 
-TRAITS = [(f.key, f.label) for f in WEAPON_FIELDS if f.type == "bool"]
+from characters.models import Campaign
+from characters.sheets import custom_skills
+from combat.rules.base import DerivedValue
+from combat.rules.schema import ItemField, SheetSection
 
 
 def sheet_context(
@@ -27,18 +28,41 @@ def sheet_context(
         ],
         "skills": [(s.label, skills.get(s.key, s.minimum)) for s in rules.skills(settings)],
         "custom_skills": list(custom_skills(sheet, rules=rules, settings=settings).items()),
-        "weapons": [_weapon(w) for w in sheet.get("weapons") or []],
-        "armour": list(sheet.get("armour") or []),
-        "shields": list(sheet.get("shields") or []),
+        "sections": [_section(s, sheet.get(s.key) or []) for s in rules.sheet_sections(settings)],
     }
 
 
-def _weapon(weapon: dict[str, Any]) -> dict[str, Any]:
+def _is_trait(field: ItemField) -> bool:
+    """Flags and badge fields are shown beside an item's first column, not in their own."""
+    return field.type == "bool" or bool(field.badge)
+
+
+def _section(section: SheetSection, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """One equipment list as a table: a column per field, traits as badges in the first."""
+    columns = [f for f in section.fields if not _is_trait(f)]
+    traits = [f for f in section.fields if _is_trait(f)]
     return {
-        **weapon,
-        "kind_label": WEAPON_KINDS.get(weapon.get("kind", ""), weapon.get("kind", "")),
-        "damage_type_label": DAMAGE_TYPES.get(
-            weapon.get("damage_type", ""), weapon.get("damage_type", "")
-        ),
-        "traits": [label for key, label in TRAITS if weapon.get(key)],
+        "key": section.key,
+        "title": _(section.title),
+        "empty": _(section.empty) if section.empty else _("Brak."),
+        "columns": [(_(f.label), f.type == "int") for f in columns],
+        "rows": [
+            {
+                "cells": [(_cell(f, item.get(f.key, "")), f.type == "int") for f in columns],
+                "badges": [_badge(f, item[f.key]) for f in traits if item.get(f.key)],
+            }
+            for item in items
+        ],
     }
+
+
+def _cell(field: ItemField, value: Any) -> Any:
+    """A choice shows its label; anything else as stored."""
+    labels = dict(field.choices)
+    return _(labels[value]) if isinstance(value, str) and value in labels else value
+
+
+def _badge(field: ItemField, value: Any) -> str:
+    if field.badge:
+        return _(field.badge) % {"n": value}
+    return _(field.label)

@@ -1,82 +1,28 @@
 """The one validator for character and creature sheets (forms, imports and the bestiary).
 
-A sheet is JSON in the ruleset's shape: attributes, skills, weapons, armour and shields (see
-`combat.rules.eleora.sheet.sheet_from_dict`). Attribute and skill keys and ranges come from the
-campaign's ruleset and table settings; equipment fields are described below as data so the
-forms, the validator and the sheet page share one list. Every problem is reported with the
-path of the field it concerns, e.g. "weapons[2].damage: musi być ≥ 0".
+A sheet is JSON in the ruleset's shape: attributes, skills and the equipment lists the ruleset
+declares (`Ruleset.sheet_sections`, each item's fields described as data, so the forms, the
+validator and the sheet page share one list). Attribute and skill keys and ranges come from the
+campaign's ruleset and table settings. Every problem is reported with the path of the field it
+concerns, e.g. "<list>[2].<field>: musi być ≥ 0".
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from combat.rules import Ruleset
-from combat.rules.base import StatSpec
+from combat.rules.base import Ruleset, StatSpec
+from combat.rules.schema import ItemField
 
 MAX_SHEET_BYTES = 64 * 1024
 MAX_ITEMS = 20
 MAX_NAME = 80
 MAX_SKILL_NAME = 40
-MAX_DAMAGE = 50
-MAX_BONUS = 20
-MAX_RELOAD = 10
-SECTIONS = ("attributes", "skills", "weapons", "armour", "shields")
-
-WEAPON_KINDS = {
-    "wrecz": gettext_lazy("Walka Wręcz"),
-    "lekka": gettext_lazy("Broń Lekka"),
-    "ciezka": gettext_lazy("Broń Ciężka"),
-}
-DAMAGE_TYPES = {
-    "fizyczne": gettext_lazy("fizyczne"),
-    "ogluszajace": gettext_lazy("ogłuszające"),
-}
-
-
-@dataclass(frozen=True)
-class ItemField:
-    """One field of an equipment item. `default` None means the field is required."""
-
-    key: str
-    label: Any  # a lazy translation
-    type: Literal["text", "int", "bool", "choice"]
-    default: object = None
-    maximum: int = 0
-    choices: Mapping[str, Any] | None = None
-
-
-WEAPON_FIELDS = (
-    ItemField("name", gettext_lazy("Nazwa"), "text", maximum=MAX_NAME),
-    ItemField("kind", gettext_lazy("Rodzaj"), "choice", "lekka", choices=WEAPON_KINDS),
-    ItemField("damage", gettext_lazy("Obrażenia"), "int", maximum=MAX_DAMAGE),
-    ItemField(
-        "damage_type", gettext_lazy("Typ obrażeń"), "choice", "fizyczne", choices=DAMAGE_TYPES
-    ),
-    ItemField("short", gettext_lazy("krótka"), "bool", False),
-    ItemField("ranged", gettext_lazy("dystansowa"), "bool", False),
-    ItemField("thrown", gettext_lazy("miotana"), "bool", False),
-    ItemField("improvised", gettext_lazy("improwizowana"), "bool", False),
-    ItemField("two_handed", gettext_lazy("dwuręczna"), "bool", False),
-    ItemField("reload_actions", gettext_lazy("Przeładowanie (akcje)"), "int", 0, MAX_RELOAD),
-)
-ARMOUR_FIELDS = (
-    ItemField("name", gettext_lazy("Nazwa"), "text", maximum=MAX_NAME),
-    ItemField("defence_bonus", gettext_lazy("Premia do Obrony"), "int", 0, MAX_BONUS),
-    ItemField("armour_points", gettext_lazy("Pancerz"), "int", 0, MAX_BONUS),
-)
-SHIELD_FIELDS = (
-    ItemField("name", gettext_lazy("Nazwa"), "text", maximum=MAX_NAME),
-    ItemField("bonus", gettext_lazy("Premia"), "int", maximum=MAX_BONUS),
-)
-EQUIPMENT = {"weapons": WEAPON_FIELDS, "armour": ARMOUR_FIELDS, "shields": SHIELD_FIELDS}
 
 
 class _Problems:
@@ -115,7 +61,8 @@ def clean_sheet(
             % {"size": size, "max": MAX_SHEET_BYTES},
         )
         problems.raise_if_any()
-    for key in sorted(set(data) - {"name", *SECTIONS}):
+    sections = rules.sheet_sections(settings)
+    for key in sorted(set(data) - {"name", "attributes", "skills", *(s.key for s in sections)}):
         problems.add(str(key), _("nieznane pole"))
     if "name" in data:
         _check_text(data["name"], "name", MAX_NAME, problems)
@@ -125,8 +72,10 @@ def clean_sheet(
         ),
         "skills": _clean_skills(data.get("skills", {}), rules.skills(settings), problems),
     }
-    for section, fields in EQUIPMENT.items():
-        cleaned[section] = _clean_items(data.get(section, []), section, fields, problems)
+    for section in sections:
+        cleaned[section.key] = _clean_items(
+            data.get(section.key, []), section.key, section.fields, problems
+        )
     problems.raise_if_any()
     return cleaned
 
@@ -236,11 +185,9 @@ def _clean_item_field(
         if not isinstance(value, bool):
             problems.add(path, _("musi być true albo false"))
         return value
-    assert field.choices is not None
-    if value not in field.choices:
-        problems.add(
-            path, _("musi być jednym z: %(choices)s") % {"choices": ", ".join(field.choices)}
-        )
+    keys = [key for key, _label in field.choices]
+    if value not in keys:
+        problems.add(path, _("musi być jednym z: %(choices)s") % {"choices": ", ".join(keys)})
     return value
 
 
@@ -274,9 +221,7 @@ def blank_sheet(*, rules: Ruleset, settings: Mapping[str, Any] | None) -> dict[s
     return {
         "attributes": {spec.key: spec.minimum for spec in rules.attributes(settings)},
         "skills": {spec.key: spec.minimum for spec in rules.skills(settings)},
-        "weapons": [],
-        "armour": [],
-        "shields": [],
+        **{section.key: [] for section in rules.sheet_sections(settings)},
     }
 
 

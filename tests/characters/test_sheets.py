@@ -8,8 +8,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from characters.sheets import MAX_ITEMS, clean_sheet
-from combat.rules import get_ruleset
 from combat.rules.eleora.sheet import DamageType, WeaponKind, sheet_from_dict
+from combat.rules.registry import get_ruleset
 
 from .helpers import make_sheet, make_weapon
 
@@ -170,7 +170,7 @@ def test_it_refuses_a_sheet_over_64_kb() -> None:
 
 
 def test_it_keeps_the_equipment_enums_of_the_rules() -> None:
-    from characters.sheets import DAMAGE_TYPES, WEAPON_KINDS
+    from combat.rules.eleora.forms import DAMAGE_TYPES, WEAPON_KINDS
 
     assert set(WEAPON_KINDS) == {k.value for k in WeaponKind}
     assert set(DAMAGE_TYPES) == {d.value for d in DamageType}

@@ -1,9 +1,9 @@
 """Campaigns, their members, their characters and the bestiary.
 
 A character's statistics live in one JSON column, `sheet`, in the shape the campaign's ruleset
-reads (see `combat.rules.eleora.sheet.sheet_from_dict`); `characters.sheets.clean_sheet`
-validates it before anything is stored. Values derived from a sheet are never stored: they
-come from the ruleset each time they are shown.
+reads (its attributes, skills and `sheet_sections`); `characters.sheets.clean_sheet` validates
+it before anything is stored. Values derived from a sheet are never stored: they come from the
+ruleset each time they are shown.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from combat.rules import Ruleset, get_ruleset, ruleset_choices
-from combat.rules.base import DerivedValue
+from combat.rules.base import DerivedValue, Ruleset, simulator_of
+from combat.rules.registry import default_key, get_ruleset, ruleset_choices
 
 # No 0/O, 1/I/L: a code read out at the table or typed on a phone is not misread.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -46,7 +46,7 @@ class Campaign(models.Model):
         verbose_name=_("mistrz gry"),
     )
     ruleset = models.CharField(
-        _("system"), max_length=20, choices=ruleset_choices, default="eleora"
+        _("system"), max_length=20, choices=ruleset_choices, default=default_key
     )
     settings = models.JSONField(_("ustawienia stołu"), default=dict, blank=True)
     invite_code = models.CharField(
@@ -68,6 +68,11 @@ class Campaign(models.Model):
 
     def rules(self) -> Ruleset:
         return get_ruleset(self.ruleset)
+
+    @property
+    def has_simulator(self) -> bool:
+        """Whether the campaign's ruleset offers the encounter simulator (a capability)."""
+        return simulator_of(self.rules()) is not None
 
     def regenerate_invite_code(self) -> None:
         """Replace the code, so links and codes handed out before stop working."""
@@ -112,7 +117,7 @@ class CreatureTemplate(models.Model):
     )
     # A campaign's creatures follow its ruleset; the shared library holds entries for each.
     ruleset = models.CharField(
-        _("system"), max_length=20, choices=ruleset_choices, default="eleora"
+        _("system"), max_length=20, choices=ruleset_choices, default=default_key
     )
     name = models.CharField(_("nazwa"), max_length=80)
     description = models.TextField(_("opis"), blank=True, max_length=5000)

@@ -21,6 +21,7 @@ from characters.models import Campaign, Character, CreatureTemplate, Membership
 from characters.portraits import shrink_portrait
 from characters.sheets import MAX_NAME, clean_sheet
 from characters.transfer import CharacterEntry, CreatureEntry
+from combat import services as tables
 
 MAX_INSTANCES = 20
 CHARACTER_FIELDS = ["name", "kind", "owner", "notes", "portrait"]  # what the form may change
@@ -80,26 +81,11 @@ def remove_member(*, membership: Membership) -> None:
     )
     campaign_id, user_id = membership.campaign_id, membership.user_id
     membership.delete()
-    transaction.on_commit(lambda: _cut_off(campaign_id, user_id), robust=True)
+    transaction.on_commit(
+        lambda: tables.cut_off(campaign_id=campaign_id, user_id=user_id), robust=True
+    )
 
 
-def _cut_off(campaign_id: int, user_id: int) -> None:
-    """Tell the campaign's open tables that this user left: their sockets check and close."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    from combat.hub import group_of
-    from combat.models import Encounter
-
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for encounter in Encounter.objects.filter(campaign_id=campaign_id).only("pk"):
-        message = {"type": "table.access", "user": user_id}
-        async_to_sync(layer.group_send)(group_of(encounter.pk), message)
-
-
-@transaction.atomic
 def save_character(*, character: Character, sheet: dict[str, Any], old_portrait: str) -> None:
     """Save a character with its sheet; a new portrait is stored shrunk, the old one removed."""
     portrait = character.portrait

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
 from characters.sheets import MAX_NAME, clean_sheet
+from combat.protocol import has_nul
 
 VERSION = 1
 CHARACTERS_FORMAT = "eleora.characters"
@@ -82,17 +83,6 @@ def read_json(text: str) -> object:
     if has_nul(data):  # PostgreSQL stores no NUL in text or JSON
         raise ValidationError(_("Tekst nie może zawierać znaku NUL."))
     return data
-
-
-def has_nul(value: object) -> bool:
-    """Whether a parsed JSON value holds a NUL character anywhere (PostgreSQL refuses it)."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(has_nul(v) for v in value)
-    return False
 
 
 def check_characters(data: object, *, campaign: Campaign) -> list[CharacterEntry]:

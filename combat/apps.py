@@ -1,6 +1,16 @@
 from django.apps import AppConfig
+from django.conf import settings
+from django.utils.module_loading import import_string
 
 
 class CombatConfig(AppConfig):
     name = "combat"
     verbose_name = "Walka"
+
+    def ready(self) -> None:
+        """Register the rulesets the site adds to the built-in list (`EXTRA_RULESETS`:
+        "module:attribute" paths, e.g. the test suite's own small ruleset)."""
+        from combat.rules.registry import register
+
+        for path in getattr(settings, "EXTRA_RULESETS", ()):
+            register(import_string(path.replace(":", ".")))

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from combat.rules import Ruleset
+from combat.rules.base import Ruleset
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from characters.models import Campaign
-from combat.rules import Ruleset, get_ruleset
+from combat.rules.base import Ruleset
+from combat.rules.registry import get_ruleset
 
 
 class Encounter(models.Model):

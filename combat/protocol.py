@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-from characters.transfer import has_nul
 
 MAX_BYTES = 8 * 1024
 MAX_LIST = 20
@@ -145,3 +144,32 @@ def _counts(value: Any) -> dict[int, int]:
         if number:
             result[int(key)] = number
     return result
+
+
+def has_nul(value: object) -> bool:
+    """Whether a parsed JSON value holds a NUL character anywhere (PostgreSQL refuses it)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_nul(v) for v in value)
+    return False
+
+
+class TokenBucket:
+    """A socket's rate limit: `rate` messages a second on average, bursts of `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import random
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from threading import Lock
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -31,63 +28,33 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import threads
+from combat import roster, snapshots, threads
+from combat.access import GM, Refused, Viewer, authorise
 from combat.hub import group_of
-from combat.log import Step, fold, undone
+from combat.log import Step, fold
 from combat.models import Encounter, EncounterEntry
-from combat.rules import Ruleset, RuleViolation, get_ruleset
-from combat.rules.base import fill
+from combat.rules.base import Ruleset, RuleViolation, fill, prompts_of
 from combat.rules.dice import RNG
+from combat.rules.registry import get_ruleset
+from combat.snapshots import LOG_WINDOW, Table, clear_cache, full_log, load_table, replay_state
+
+# Re-exported: the pages, the sockets and the tests reach the table through this module.
+__all__ = [
+    "LOG_WINDOW",
+    "Refused",
+    "Table",
+    "Viewer",
+    "clear_cache",
+    "full_log",
+    "load_table",
+    "replay_state",
+]
 
 log = logging.getLogger(__name__)
 
-LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
 MAX_AUTO_ANSWERS = 12
 
 _system_rng = random.SystemRandom()
-
-
-class Refused(Exception):  # noqa: N818 - a refusal shown to the one who asked
-    """A command the table will not run; `message` is readable, the log is unchanged."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who looks at (and commands) a table: the GM sees and runs everything."""
-
-    user_id: int
-    is_gm: bool
-
-    @property
-    def controller(self) -> str:
-        return str(self.user_id)
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    seq: int
-    lines: Sequence[Mapping[str, Any]]
-    undo_to: int | None
-    undone: bool
-
-
-@dataclass(frozen=True)
-class Table:
-    """What a page or a socket renders: the state at `seq` and the recent log."""
-
-    pk: int
-    campaign_id: int
-    name: str
-    ruleset: str
-    seq: int
-    state: Any
-    npc_policies: Mapping[str, str]
-    log: tuple[LogEntry, ...]
 
 
 @dataclass(frozen=True)
@@ -95,123 +62,6 @@ class Appended:
     seq: int
     duplicate: bool = False
     head: int | None = None  # the seq after the NPC answers the command set off, if known
-
-
-# --- reading --------------------------------------------------------------------------------
-
-_cache: OrderedDict[tuple[int, int], Table] = OrderedDict()
-_cache_lock = Lock()
-CACHE_SIZE = 256
-
-
-def load_table(pk: int, seq: int | None = None) -> Table:
-    """The table at its head; an immutable snapshot shared by every socket of this process.
-
-    `seq` is a hint from a fan-out message: a cached snapshot at that seq needs no query."""
-    if seq is not None:
-        with _cache_lock:
-            hit = _cache.get((pk, seq))
-        if hit is not None:
-            return hit
-    else:  # the head is most likely cached: ask for its seq before reading its whole state
-        head = Encounter.objects.filter(pk=pk).values_list("seq", "npc_policies").first()
-        if head is not None and (hit := _cached_head(pk, head[0], head[1])) is not None:
-            return hit
-    encounter = Encounter.objects.get(pk=pk)
-    hit = _cached_head(pk, encounter.seq, encounter.npc_policies)
-    if hit is not None:
-        return hit
-    return _remember(_snapshot(encounter, encounter.rules().state_from_dict(encounter.state)))
-
-
-def _cached_head(pk: int, seq: int, npc_policies: Any) -> Table | None:
-    with _cache_lock:
-        hit = _cache.get((pk, seq))
-    # Another process may have changed the NPC policies at this seq (they are outside the log).
-    return hit if hit is not None and hit.npc_policies == (npc_policies or {}) else None
-
-
-def clear_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
-
-
-def _remember(table: Table) -> Table:
-    with _cache_lock:
-        _cache[(table.pk, table.seq)] = table
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return table
-
-
-def _snapshot(encounter: Encounter, state: Any) -> Table:
-    # An undo only takes back entries between its target and itself, so the undos that touch
-    # the window's entries are in the window too.
-    rows = _entry_rows(encounter.pk).filter(seq__gt=encounter.seq - LOG_WINDOW)
-    return _table(encounter, state, _log_entries(rows))
-
-
-def _table(encounter: Encounter, state: Any, log: tuple[LogEntry, ...]) -> Table:
-    return Table(
-        pk=encounter.pk,
-        campaign_id=encounter.campaign_id,
-        name=encounter.name,
-        ruleset=encounter.ruleset,
-        seq=encounter.seq,
-        state=state,
-        npc_policies=dict(encounter.npc_policies or {}),
-        log=log,
-    )
-
-
-def full_log(encounter: Encounter) -> tuple[LogEntry, ...]:
-    """Every entry of the encounter's log, oldest first (the log page and its export)."""
-    return _log_entries(_entry_rows(encounter.pk))
-
-
-def _entry_rows(encounter_id: int) -> Any:
-    """(seq, command, undo_to) rows: plain tuples, since model instances from the reverse
-    manager would each reload their deferred `encounter_id` (a query per row)."""
-    rows = EncounterEntry.objects.filter(encounter_id=encounter_id).order_by("seq")
-    return rows.values_list("seq", "command", "undo_to")
-
-
-def _log_entries(rows: Iterable[tuple[int, Any, int | None]]) -> tuple[LogEntry, ...]:
-    return _with_undone([(seq, _lines(command), undo_to) for seq, command, undo_to in rows])
-
-
-def _lines(command: Any) -> list[Any]:
-    return command.get("lines", []) if isinstance(command, dict) else []
-
-
-def _with_undone(rows: Sequence[tuple[int, Any, int | None]]) -> tuple[LogEntry, ...]:
-    """Log entries from (seq, lines, undo_to), each marked if an undo in `rows` took it back."""
-    taken_back = undone(Step(seq, (), undo_to) for seq, _lines, undo_to in rows)
-    return tuple(
-        LogEntry(seq=seq, lines=lines, undo_to=undo_to, undone=seq in taken_back)
-        for seq, lines, undo_to in rows
-    )
-
-
-def _next_snapshot(
-    encounter: Encounter, state: Any, previous: Table, lines: Any, undo_to: int | None
-) -> Table:
-    """The head after appending entry `encounter.seq` to `previous`: the log window moves on
-    by one entry without a query; which entries count as undone is recomputed over the
-    window, as a load would."""
-    lines = json.loads(json.dumps(lines))  # as a load reads them back (lists, not tuples)
-    first = encounter.seq - LOG_WINDOW
-    rows = [(e.seq, e.lines, e.undo_to) for e in previous.log if e.seq > first]
-    return _table(encounter, state, _with_undone([*rows, (encounter.seq, lines, undo_to)]))
-
-
-def replay_state(encounter: Encounter) -> Any:
-    """The state folded from the whole log (for checks: it equals the stored head state)."""
-    rows = encounter.entries.order_by("seq").values_list("seq", "events", "undo_to")
-    return fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])
-
-
-# --- writing --------------------------------------------------------------------------------
 
 
 def create_encounter(*, campaign: Campaign, name: str, by: User) -> Encounter:
@@ -247,7 +97,7 @@ def run_command(
 
     def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
         parsed = _parse(rules, {**command, "now": moment})
-        authorise(rules, table.state, viewer, parsed)
+        authorise(rules, table.view, viewer, parsed)
         if seen_seq is not None and seen_seq != table.seq and rules.needs_fresh_state(parsed):
             raise Refused(
                 "nieaktualne",
@@ -299,17 +149,15 @@ def add_combatants(
 
     def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
         state = table.state
-        joining = [_character_dict(c, side, hidden) for c in chosen]
+        joining = [roster.character_combatant(c, side, hidden) for c in chosen]
         taken = {c.name for c in state.combatants.values()} | {j["name"] for j in joining}
         for pk, count in counts.items():
-            joining += _creature_dicts(templates[pk], count, taken, side, hidden)
+            joining += roster.creature_combatants(templates[pk], count, taken, side, hidden)
         if not joining:
             raise Refused("pusto", _("Wybierz, kto dołącza do starcia."))
         events: list[Any] = []
         for data in joining:
-            command = rules.command_from_dict(
-                {"type": "join_combat", "combatant": data, "now": moment}
-            )
+            command = rules.join_command(data, moment)
             events += _decide(rules, _evolve_all(rules, state, events), command, None)
         return events
 
@@ -348,9 +196,10 @@ def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
     with transaction.atomic():
         encounter = _lock(encounter_id)
-        if policy not in dict(encounter.rules().reaction_policies()):
+        prompts = prompts_of(encounter.rules())
+        if prompts is None or policy not in dict(prompts.reaction_policies()):
             raise Refused("polityka", _("Nieznany sposób reagowania."))
-        if combatant not in load_table(encounter_id, encounter.seq).state.combatants:
+        if combatant not in load_table(encounter_id, encounter.seq).view.seats:
             raise Refused("postac", _("Nie ma takiej postaci w tym starciu."))
         encounter.npc_policies = {**encounter.npc_policies, combatant: policy}
         encounter.save(update_fields=["npc_policies", "updated"])
@@ -359,8 +208,7 @@ def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy:
         def changed() -> None:
             # The policies are part of the snapshot: drop this seq's cached copy once the
             # change is visible (not before, or a reload could cache the old one), then push.
-            with _cache_lock:
-                _cache.pop((encounter_id, seq), None)
+            snapshots.forget(encounter_id, seq)
             publish(encounter_id, seq, force=True)
 
         transaction.on_commit(changed, robust=True)
@@ -379,9 +227,8 @@ def resolve_expired(encounter_id: int, *, now: float | None = None) -> Appended 
     if deadline is None or deadline > moment:
         return None
     command = rules.command_to_dict(rules.expire_command(moment))
-    gm = Viewer(user_id=0, is_gm=True)
     return run_command(
-        encounter_id, command, viewer=gm, command_id=f"expire-{deadline!r}", now=moment
+        encounter_id, command, viewer=GM, command_id=f"expire-{deadline!r}", now=moment
     )
 
 
@@ -407,7 +254,7 @@ def answer_automatic_prompts(
             seq = run_command(
                 encounter_id,
                 rules.command_to_dict(command),
-                viewer=Viewer(user_id=0, is_gm=True),
+                viewer=GM,
                 command_id=f"auto-{table.seq}",
                 rng=rng,
                 now=moment,
@@ -419,12 +266,15 @@ def answer_automatic_prompts(
 
 
 def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None:
-    for prompt in rules.open_prompts(table.state):
-        combatant = table.state.combatants[prompt.actor]
-        if combatant.controller is not None:
+    prompts = prompts_of(rules)
+    if prompts is None:
+        return None
+    for prompt in prompts.open_prompts(table.state):
+        seat = table.view.seats.get(prompt.actor)
+        if seat is None or seat.controller is not None:
             continue
         policy = table.npc_policies.get(prompt.actor, "ask")
-        command = rules.auto_answer(table.state, prompt.id, policy, moment)
+        command = prompts.auto_answer(table.state, prompt.id, policy, moment)
         if command is not None:
             return command
     return None
@@ -499,13 +349,16 @@ def _commit(
 
     `previous` is the head at `encounter.seq`, which the new snapshot extends."""
     rules = encounter.rules()
-    seq = encounter.seq + 1
+    before, seq = encounter.seq, encounter.seq + 1
     state_data = rules.state_to_dict(state)
-    moved = Encounter.objects.filter(pk=encounter.pk, seq=encounter.seq).update(
-        seq=seq, state=state_data, phase=_phase(state)
+    encounter.seq, encounter.state = seq, state_data
+    lines = command.get("lines", [])
+    snapshot = snapshots.next_snapshot(encounter, state, previous, lines, undo_to)
+    moved = Encounter.objects.filter(pk=encounter.pk, seq=before).update(
+        seq=seq, state=state_data, phase=_phase(snapshot.view.stage)
     )
     if not moved:  # the lock makes this impossible; the unique (encounter, seq) agrees
-        raise RuntimeError(f"encounter {encounter.pk} moved past {encounter.seq} under its lock")
+        raise RuntimeError(f"encounter {encounter.pk} moved past {before} under its lock")
     EncounterEntry.objects.create(
         encounter=encounter,
         seq=seq,
@@ -515,10 +368,7 @@ def _commit(
         undo_to=undo_to,
         user_id=viewer.user_id or None,
     )
-    encounter.seq = seq
-    encounter.state = state_data
-    snapshot = _next_snapshot(encounter, state, previous, command.get("lines", []), undo_to)
-    transaction.on_commit(lambda: _remember(snapshot))
+    transaction.on_commit(lambda: snapshots.remember(snapshot))
     transaction.on_commit(lambda: publish(encounter.pk, seq), robust=True)
     return Appended(seq=seq)
 
@@ -576,11 +426,10 @@ def _evolve_all(rules: Ruleset, state: Any, events: list[Any]) -> Any:
     return state
 
 
-def _phase(state: Any) -> str:
-    phase = getattr(state, "phase", "setup")
-    if phase == "ended":
+def _phase(stage: str) -> str:
+    if stage == "ended":
         return Encounter.Phase.ENDED
-    return Encounter.Phase.SETUP if phase == "setup" else Encounter.Phase.ACTIVE
+    return Encounter.Phase.SETUP if stage == "setup" else Encounter.Phase.ACTIVE
 
 
 def _parse(rules: Ruleset, data: Mapping[str, Any]) -> Any:
@@ -602,63 +451,11 @@ def _decide(rules: Ruleset, state: Any, command: Any, rng: RNG | None) -> list[A
         raise Refused(refusal.code, message) from None
 
 
-def authorise(rules: Ruleset, state: Any, viewer: Viewer, command: Any) -> None:
-    """The GM commands everyone; a player only the characters they control, within the rules,
-    and never a value only the GM judges (a difficulty, a fall)."""
-    if viewer.is_gm:
+def cut_off(*, campaign_id: int, user_id: int) -> None:
+    """Tell the campaign's open tables that this user left: their sockets check and close."""
+    layer = get_channel_layer()
+    if layer is None:
         return
-    actor = rules.command_actor(command)
-    if actor is None:
-        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
-    combatant = state.combatants.get(actor)
-    if combatant is None or combatant.controller != viewer.controller:
-        raise Refused("nie_twoja", _("To nie twoja postać."))
-    target = getattr(command, "target", None)
-    if isinstance(target, str) and not _seen_by_players(state, target):
-        # As for an id that does not exist: a player may not probe for hidden combatants.
-        raise Refused("postac", _("Nie ma takiej postaci: %(id)s") % {"id": target})
-    judged = rules.gm_judged_fields(command)
-    if judged:
-        raise Refused(
-            "ocena_mg",
-            _("Tylko Mistrz Gry ustala: %(fields)s.") % {"fields": ", ".join(judged)},
-        )
-
-
-def _seen_by_players(state: Any, cid: str) -> bool:
-    combatant = state.combatants.get(cid)
-    return combatant is not None and not combatant.hidden
-
-
-def _character_dict(c: Character, side: str | None, hidden: bool) -> dict[str, Any]:
-    return {
-        "id": f"c{c.pk}",
-        "name": c.name,
-        "side": side or ("przeciwnicy" if c.is_npc else "druzyna"),
-        "sheet": c.sheet_data(),
-        "controller": None if c.is_npc or c.owner_id is None else str(c.owner_id),
-        "hidden": hidden and c.is_npc,
-    }
-
-
-def _creature_dicts(
-    t: CreatureTemplate, count: int, taken: set[str], side: str | None, hidden: bool
-) -> list[dict[str, Any]]:
-    """Numbered on from the highest "Name n" already at the table: Wilk 4, Wilk 5…"""
-    used = [int(n) for n in (x.removeprefix(f"{t.name} ") for x in taken) if n.isdigit()]
-    start = max(used, default=0) + 1
-    result = []
-    for n in range(start, start + count):
-        name = f"{t.name} {n}"
-        taken.add(name)
-        result.append(
-            {
-                "id": f"t{t.pk}-{n}",
-                "name": name,
-                "side": side or "przeciwnicy",
-                "sheet": {**t.sheet, "name": t.name},
-                "controller": None,
-                "hidden": hidden,
-            }
-        )
-    return result
+    for pk in Encounter.objects.filter(campaign_id=campaign_id).values_list("pk", flat=True):
+        message = {"type": "table.access", "user": user_id}
+        async_to_sync(layer.group_send)(group_of(pk), message)

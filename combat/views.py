@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 
@@ -14,13 +14,16 @@ from characters.models import CreatureTemplate
 from combat import fragments, services
 from combat.access import get_encounter_for
 from combat.forms import EncounterForm, SimulatorForm
+from combat.rules.base import simulator_of
 
 
 @login_required
 def simulator(request: HttpRequest, pk: int) -> HttpResponse:
     """Monte-Carlo fights to balance an encounter: "party wins 82%". GM only."""
     campaign = get_gm_campaign(request.user, pk)
-    rules = campaign.rules()
+    rules = simulator_of(campaign.rules())
+    if rules is None:
+        raise Http404("This ruleset has no simulator")
     creatures = list(
         CreatureTemplate.objects.filter(
             Q(campaign=campaign) | Q(campaign__isnull=True, ruleset=campaign.ruleset)

@@ -1,17 +1,28 @@
 """The ruleset interface the rest of the app talks to, without naming a game system.
 
-A ruleset describes a character sheet (attributes, skills, derived values) and runs encounters
-(see the encounter methods added by each ruleset). Eleora is the first; Magus and d100 plug in
-behind the same protocol.
+A ruleset describes a character sheet (attributes, skills, equipment, derived values) and runs
+encounters. `Ruleset` is the core every ruleset implements; `Prompts`, `Odds` and `Simulator`
+are capabilities a ruleset may add (`prompts_of(rules)` and the like tell whether it has one), and
+the table shows a capability's UI only where it exists. The table renders the ruleset-neutral
+records defined here (`TableView`, `SeatView`, `RollView`, `OddsView`, …); what only one system
+shows lives in that ruleset's partials, filled by its `*_panel` methods.
+
+This module imports nothing of the project: the rulesets import it, and `registry` lists them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from combat.rules.dice import RNG
+from combat.rules.schema import SettingsGroup, SheetSection
+
+
+class RNG(Protocol):
+    """What the rules need of a random source; `random.Random(seed)` fits."""
+
+    def randint(self, a: int, b: int) -> int: ...
 
 
 def gettext_noop(s: str) -> str:
@@ -121,15 +132,132 @@ class Badge:
 
 @dataclass(frozen=True)
 class RollView:
-    """A rolled pool ready to show: "Atak: ⚃⚄⚀ → 2 sukcesy (Zręczność 2, Broń Lekka 3)".
+    """A roll ready to show, of any die: "Atak: ⚃⚄⚀ → sukcesy: 2 (Zręczność 2, Broń Lekka 3)",
+    "Krok 9 (k8+k6): 8+3 → 11", "k100: 37 → OoP 23".
 
-    `label` is a Polish msgid (the table layer may translate it); `modifiers` are the pool's
-    (reason, dice) pairs in the order the rules built it."""
+    `label` is a Polish msgid (the table layer may translate it); `dice` every face rolled, of
+    `sides`-sided dice (a step roll of mixed dice gives the largest); `summary` the msgid that
+    tells the result, filled with `{"n": result}`; `modifiers` the (reason, value) pairs in the
+    order the rules built the roll."""
 
     label: str
     dice: tuple[int, ...]
-    successes: int
+    result: int
     modifiers: tuple[tuple[str, int], ...] = ()
+    sides: int = 6
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A labelled number on a seat: "Akcje 2", "Akcje proste 1/3", "Wyczerpanie 2".
+
+    `label` is a Polish msgid; `maximum` None shows the value alone."""
+
+    key: str
+    label: str
+    value: int
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class HealthView:
+    """How hurt a combatant is: numbers, and the wound level shown to those who may not see them.
+
+    `level` is a short key for styling ("ok", "light", …, "down", "dead"); `level_label` its
+    Polish msgid; `status_label` a msgid shown beside it when the combatant is out of the fight
+    ("nieprzytomny"), "" otherwise."""
+
+    current: int
+    maximum: int
+    level: str
+    level_label: str
+    out: bool = False
+    dead: bool = False
+    status_label: str = ""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One combatant at the table as the GM sees it (the table layer hides from players what
+    they may not see: `combat.access`).
+
+    `initiative` is shown as it is (the ruleset's initiative or its equivalent); `ready` says
+    it has done what the setup asks of it (rolled its own initiative); `marks` are lasting
+    results for the summary (Okaleczenia); `removable` the badge keys the GM may take off."""
+
+    id: str
+    name: str
+    side: str
+    controller: str | None
+    hidden: bool
+    revealed: bool
+    current: bool
+    initiative: int | None
+    health: HealthView
+    counters: tuple[Counter, ...] = ()
+    badges: tuple[Badge, ...] = ()
+    ready: bool = False
+    marks: tuple[str, ...] = ()
+    removable: frozenset[str] = frozenset()
+
+
+Stage = Literal["setup", "running", "ended"]
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The encounter as the table shows it, for any ruleset.
+
+    `stage` is where the fight is; `label` a Polish msgid with `label_params` for the round
+    ("Runda %(n)d", "Tura zaskoczenia", "Deklaracje"); `order` every seat id in turn order,
+    those without a place in it last; `marks_label` the msgid heading the summary's column of
+    `SeatView.marks` ("" when the ruleset has none)."""
+
+    stage: Stage
+    round: int
+    label: str
+    seats: Mapping[str, SeatView]
+    order: tuple[str, ...]
+    current: str | None = None
+    winner: str | None = None
+    label_params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    marks_label: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One result of an option and its probability ("trafia" 0.62); `label` is a msgid."""
+
+    label: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class OddsOption:
+    """What one choice leads to: its outcomes (the first is the headline one) and the expected
+    damage, for an attack preview or a prompt answer; `key` is the prompt option it answers."""
+
+    key: str
+    label: str
+    outcomes: tuple[Outcome, ...]
+    expected_damage: float | None = None
+
+    @property
+    def headline(self) -> Outcome | None:
+        return self.outcomes[0] if self.outcomes else None
+
+
+@dataclass(frozen=True)
+class OddsView:
+    """Exact odds for each option, with notes (msgid, params) that explain them."""
+
+    options: tuple[OddsOption, ...]
+    notes: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    target: str | None = None
+
+    def option(self, key: str) -> OddsOption | None:
+        return next((o for o in self.options if o.key == key), None)
 
 
 @dataclass(frozen=True)
@@ -211,6 +339,14 @@ class Ruleset(Protocol):
         self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
     ) -> list[DerivedValue]: ...
 
+    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
+        """The equipment lists of a sheet: the editor, the validator and the sheet page."""
+        ...
+
+    def settings_groups(self) -> tuple[SettingsGroup, ...]:
+        """The GM's table-settings form, grouped (settings left out appear under "Inne")."""
+        ...
+
     # --- encounters -------------------------------------------------------------------------
     # State, commands and events are the ruleset's own frozen dataclasses; the table layer
     # handles them only through these methods (and stores their JSON dicts).
@@ -248,26 +384,24 @@ class Ruleset(Protocol):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any: ...
 
+    def join_command(self, combatant: Mapping[str, Any], now: float) -> Any:
+        """The command that brings one combatant (a dict as for `new_encounter`) into the
+        encounter, in any phase."""
+        ...
+
+    def visibility_command(
+        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
+    ) -> Any:
+        """GM: the command that hides a combatant from the players (or shows it), or reveals
+        its numbers to them (or hides them again)."""
+        ...
+
     def command_actor(self, command: Any) -> str | None:
         """The combatant a command acts for (authorise its controller), None if GM-only."""
         ...
 
-    def legal_actions(self, state: Any, actor_id: str) -> list[LegalAction]: ...
-
-    def condition_badges(self, state: Any, combatant_id: str) -> list[Badge]:
-        """Conditions to show on a combatant, derived ones (e.g. unconscious) included."""
-        ...
-
-    def attack_odds(self, state: Any, command: Any) -> Any:
-        """Exact odds of a declared attack per defender option (for the UI)."""
-        ...
-
-    def next_deadline(self, state: Any) -> float | None:
-        """The earliest open prompt deadline (epoch seconds), None if nothing waits."""
-        ...
-
-    def expire_command(self, now: float) -> Any:
-        """The command that resolves every prompt expired at `now` as "no reaction"."""
+    def command_targets(self, command: Any) -> tuple[str, ...]:
+        """The other combatants a command names (a player may not name one they cannot see)."""
         ...
 
     def gm_judged_fields(self, command: Any) -> list[str]:
@@ -279,9 +413,103 @@ class Ruleset(Protocol):
         """Whether the command must be refused when sent from a view older than the log's head."""
         ...
 
-    def condition_choices(self) -> list[tuple[str, str]]:
-        """Conditions the GM may add by hand: (key, label)."""
+    def is_secret(self, event: Any) -> bool:
+        """Whether only the GM may see this event (e.g. a secret GM roll)."""
         ...
+
+    def next_deadline(self, state: Any) -> float | None:
+        """The earliest deadline waiting in the state (epoch seconds: a prompt, a timer), None
+        if nothing waits."""
+        ...
+
+    def expire_command(self, now: float) -> Any:
+        """The command that resolves everything whose deadline passed at `now`."""
+        ...
+
+    def condition_choices(self) -> list[tuple[str, str]]:
+        """Conditions the GM may add by hand: (key, Polish label)."""
+        ...
+
+    # --- the live table -----------------------------------------------------------------------
+
+    def table_view(self, state: Any) -> TableView:
+        """The phase, the order and every seat with its numbers, as the GM sees them."""
+        ...
+
+    def describe(self, state: Any, event: Any) -> LogLine | None:
+        """The log line for an event, told against the state BEFORE it (None: bookkeeping)."""
+        ...
+
+    # Each panel fills the ruleset's partial of the same name under
+    # templates/combat/rulesets/<key>/ (turn.html, seat.html, gm_panel.html, gm_seat.html).
+    # `visible` holds the ids of the combatants the viewer may see (a player: not the hidden).
+
+    def turn_panel(self, state: Any, actor_id: str, visible: frozenset[str]) -> Mapping[str, Any]:
+        """What the acting viewer may do in `actor_id`'s turn (or before the fight)."""
+        ...
+
+    def seat_panel(self, state: Any, seat_id: str, visible: frozenset[str]) -> Mapping[str, Any]:
+        """Extras on a player's own card (what they may do outside their turn)."""
+        ...
+
+    def gm_panel(self, state: Any) -> Mapping[str, Any]:
+        """The GM's controls of the whole fight (start, end, the GM's own roll)."""
+        ...
+
+    def gm_seat_panel(self, state: Any, seat_id: str) -> Mapping[str, Any]:
+        """The GM's controls of one seat (its numbers, conditions, initiative)."""
+        ...
+
+
+# --- capabilities: what a ruleset may offer beyond the core -----------------------------------
+
+
+@runtime_checkable
+class Prompts(Protocol):
+    """Questions put to one combatant with a deadline (a reaction to an attack), answered by
+    its player, the GM, or an automatic policy for a GM-run combatant."""
+
+    def open_prompts(self, state: Any) -> list[PromptView]:
+        """Every open prompt with its label and the options its combatant may choose now."""
+        ...
+
+    def prompt_command(self, state: Any, prompt_id: str, option: str, now: float = 0.0) -> Any:
+        """The command that answers a prompt with one of its PromptView option keys;
+        RuleViolation for an option that is not offered."""
+        ...
+
+    def prompt_panel(self, state: Any, prompt_id: str) -> Mapping[str, Any]:
+        """Extras on the prompt card (templates/combat/rulesets/<key>/prompt.html)."""
+        ...
+
+    def reaction_policies(self) -> list[tuple[str, str]]:
+        """How a GM-run combatant answers its prompts: "ask" (the GM answers) first, then
+        the automatic ones."""
+        ...
+
+    def auto_answer(self, state: Any, prompt_id: str, policy: str, now: float) -> Any | None:
+        """The command an automatic policy gives for an open prompt; None for "ask" (or when
+        the prompt is no longer open). ValueError for an unknown policy."""
+        ...
+
+
+@runtime_checkable
+class Odds(Protocol):
+    """Exact odds before a roll: of an attack being declared, and of each answer to a prompt."""
+
+    def preview_odds(self, state: Any, command: Any) -> OddsView:
+        """The odds of a command about to be sent; RuleViolation for one that has none (not an
+        attack) or that the rules would refuse."""
+        ...
+
+    def answer_odds(self, state: Any, prompt_id: str) -> OddsView | None:
+        """The odds of each option of a prompt, by option key (None: the prompt has none)."""
+        ...
+
+
+@runtime_checkable
+class Simulator(Protocol):
+    """Seeded Monte-Carlo fights of an encounter, for the GM's balancing page."""
 
     def simulation_policies(self) -> list[tuple[str, str]]:
         """Defence policies the simulator can play (key, Polish label)."""
@@ -299,71 +527,17 @@ class Ruleset(Protocol):
         """Monte-Carlo fights of these combatants (as for new_encounter), seeded."""
         ...
 
-    def is_secret(self, event: Any) -> bool:
-        """Whether only the GM may see this event (e.g. a secret GM roll)."""
-        ...
 
-    # --- the live table -----------------------------------------------------------------------
-
-    def describe(self, state: Any, event: Any) -> LogLine | None:
-        """The log line for an event, told against the state BEFORE it (None: bookkeeping)."""
-        ...
-
-    def wound_level(self, state: Any, combatant_id: str) -> tuple[str, str]:
-        """(key, Polish label) of how hurt a combatant looks, for viewers who may not see
-        its numbers."""
-        ...
-
-    def initiative_action(self, state: Any, combatant_id: str) -> LegalAction:
-        """Whether this combatant may still roll its own initiative before the fight."""
-        ...
-
-    def reaction_policies(self) -> list[tuple[str, str]]:
-        """How a GM-run combatant answers its prompts: "ask" (the GM answers) first, then
-        the automatic ones (the simulation policies)."""
-        ...
-
-    def auto_answer(self, state: Any, prompt_id: str, policy: str, now: float) -> Any | None:
-        """The command an automatic policy gives for an open prompt; None for "ask" (or when
-        the prompt is no longer open). ValueError for an unknown policy."""
-        ...
-
-    def open_prompts(self, state: Any) -> list[PromptView]:
-        """Every open prompt with its label and the options its combatant may choose now."""
-        ...
-
-    def prompt_command(self, state: Any, prompt_id: str, option: str, now: float = 0.0) -> Any:
-        """The command that answers a prompt with one of its PromptView option keys;
-        RuleViolation for an option that is not offered."""
-        ...
-
-    def prompt_odds(self, state: Any, prompt_id: str) -> Any | None:
-        """Exact odds of the pending attack behind a prompt for each option its defender
-        has (None for a prompt without an attack, e.g. Ucieczka)."""
-        ...
+def prompts_of(rules: object) -> Prompts | None:
+    """`rules` as a ruleset with reaction prompts, or None without them."""
+    return rules if isinstance(rules, Prompts) else None
 
 
-_REGISTRY: dict[str, Ruleset] = {}
+def odds_of(rules: object) -> Odds | None:
+    """`rules` as a ruleset with exact odds, or None without them."""
+    return rules if isinstance(rules, Odds) else None
 
 
-def register(ruleset: Ruleset) -> Ruleset:
-    _REGISTRY[ruleset.key] = ruleset
-    return ruleset
-
-
-def get_ruleset(key: str) -> Ruleset:
-    _load_builtin()
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise LookupError(f"unknown ruleset: {key}") from None
-
-
-def ruleset_choices() -> list[tuple[str, str]]:
-    _load_builtin()
-    return [(r.key, r.label) for r in _REGISTRY.values()]
-
-
-def _load_builtin() -> None:
-    if not _REGISTRY:
-        from combat.rules import eleora  # noqa: F401  (registers itself)
+def simulator_of(rules: object) -> Simulator | None:
+    """`rules` as a ruleset with an encounter simulator, or None without one."""
+    return rules if isinstance(rules, Simulator) else None

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
 
-
-class RNG(Protocol):
-    """What the rules need of a random source; `random.Random(seed)` fits."""
-
-    def randint(self, a: int, b: int) -> int: ...
+from combat.rules.base import RNG
 
 
 @dataclass(frozen=True)

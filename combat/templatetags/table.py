@@ -1,5 +1,5 @@
-"""Small helpers for the table's templates: answer fields, countdowns, remembered fragments,
-and the texts the rules made shown in the viewer's language."""
+"""Small helpers for the table's templates: answer fields, countdowns, and the texts the rules
+made shown in the viewer's language."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
-from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy
 
-from combat.fragments import engine_text, memo
+from combat.fragments import engine_text
+from combat.roster import OPPONENTS, PARTY
+from combat.rules.base import Badge
 
 register = template.Library()
 
@@ -25,35 +26,12 @@ def tr(template: str, params: Mapping[str, Any] | None = None, fallback: str = "
     return engine_text(str(template or ""), params, str(fallback or ""))
 
 
-@register.tag("memo")
-def do_memo(parser: Parser, token: Token) -> MemoNode:
-    """`{% memo "order-row" r state.phase %}…{% endmemo %}`: the block's output remembered for
-    these (hashable) values in this language, for this audience (GM or player).
-
-    Name every value the block reads: a value left out would show one viewer what was
-    rendered for another's data."""
-    bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("memo needs a name and the values the block reads")
-    nodelist = parser.parse(("endmemo",))
-    parser.delete_first_token()
-    return MemoNode(nodelist, [parser.compile_filter(bit) for bit in bits])
-
-
-class MemoNode(template.Node):
-    def __init__(self, nodelist: NodeList, values: list[FilterExpression]) -> None:
-        self.nodelist = nodelist
-        self.values = values
-
-    def render(self, context: template.Context) -> str:
-        viewer = context.get("viewer")
-        key = (
-            get_language(),
-            getattr(viewer, "is_gm", None),
-            context.autoescape,
-            *(value.resolve(context) for value in self.values),
-        )
-        return memo(key, lambda: self.nodelist.render(context))
+@register.filter
+def badge_detail(badge: Badge) -> str:
+    """A badge's detail ("×2, tury: 3") in the viewer's language, part by part."""
+    if not badge.detail_parts:
+        return badge.detail
+    return ", ".join(engine_text(template, params) for template, params in badge.detail_parts)
 
 
 @register.simple_tag
@@ -87,7 +65,7 @@ def percent(value: float) -> str:
     return format_html("{}%", round(100 * float(value)))
 
 
-SIDE_LABELS = {"druzyna": gettext_lazy("Drużyna"), "przeciwnicy": gettext_lazy("Przeciwnicy")}
+SIDE_LABELS = {PARTY: gettext_lazy("Drużyna"), OPPONENTS: gettext_lazy("Przeciwnicy")}
 
 
 @register.filter

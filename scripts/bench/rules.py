@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from combat.log import Step, effective, fold
-from combat.rules import Ruleset, RuleViolation, get_ruleset
+from combat.rules.base import Ruleset, RuleViolation
 from combat.rules.eleora import prompts
 from combat.rules.eleora.commands import (
     AddCondition,
@@ -43,6 +43,7 @@ from combat.rules.eleora.sheet import DamageType
 from combat.rules.eleora.simulate import Policy, next_command
 from combat.rules.eleora.state import GM, Prompt
 from combat.rules.odds import _row_float, contest_odds
+from combat.rules.registry import get_ruleset
 
 ODDS_LIMIT_MS = 1.0
 REPLAY_LIMIT_S = 0.5

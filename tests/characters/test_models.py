@@ -15,7 +15,7 @@ from characters.models import (
     normalise_invite_code,
 )
 from characters.sheets import clean_sheet
-from combat.rules import get_ruleset
+from combat.rules.registry import get_ruleset
 
 from .helpers import make_campaign, make_character, make_member, make_sheet, make_user
 

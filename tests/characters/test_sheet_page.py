@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Campaign
-from combat.rules import get_ruleset
 from combat.rules.base import DerivedValue
+from combat.rules.registry import get_ruleset
 
 from .helpers import client_for, make_campaign, make_character, make_sheet, make_weapon
 

@@ -175,7 +175,8 @@ def test_it_has_every_source_string_in_the_catalogue(tmp_path: Path) -> None:
     )
     shutil.copytree(ROOT, copy, ignore=ignore)
     result = subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "-l", "en", "--no-obsolete"],
+        # As `make messages`: the rulesets that live in the tests bring no site strings.
+        [sys.executable, "manage.py", "makemessages", "-l", "en", "--no-obsolete", "-i", "tests/*"],
         cwd=copy,
         capture_output=True,
         text=True,

@@ -11,25 +11,30 @@ from combat.rules.base import (
     DerivedValue,
     LegalAction,
     LogLine,
+    OddsView,
     PromptView,
     RuleViolation,
     StatSpec,
+    TableView,
     gettext_noop,
-    register,
 )
 from combat.rules.dice import RNG, pool_size
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora import engine, narrate, prompts, simulate
+from combat.rules.eleora import engine, narrate, prompts, simulate, table
 from combat.rules.eleora.commands import (
     Command,
     DeclareAttack,
+    JoinCombat,
     ResolveExpired,
+    RevealStats,
+    SetHidden,
     command_from_dict,
     command_to_dict,
 )
 from combat.rules.eleora.engine import queries, setup
 from combat.rules.eleora.environment import improvised_modifier
 from combat.rules.eleora.events import Event, event_from_dict, event_to_dict, is_secret
+from combat.rules.eleora.forms import SETTINGS_GROUPS, SHEET_SECTIONS
 from combat.rules.eleora.odds import AttackOdds
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import (
@@ -41,7 +46,8 @@ from combat.rules.eleora.sheet import (
     derive,
     sheet_from_dict,
 )
-from combat.rules.eleora.state import EncounterState, state_from_dict, state_to_dict
+from combat.rules.eleora.state import GM, EncounterState, state_from_dict, state_to_dict
+from combat.rules.schema import SettingsGroup, SheetSection
 
 # Values a player must not set: the GM judges them (the document leaves them to the GM).
 GM_JUDGED: dict[str, tuple[str, ...]] = {
@@ -97,6 +103,13 @@ class EleoraRuleset:
             *(_attack_value(parsed, weapon, s) for weapon in parsed.weapons),
         ]
 
+    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
+        """Weapons, armour and shields; no table setting changes them today."""
+        return SHEET_SECTIONS
+
+    def settings_groups(self) -> tuple[SettingsGroup, ...]:
+        return SETTINGS_GROUPS
+
     # --- encounters -----------------------------------------------------------------------
 
     def new_encounter(
@@ -134,6 +147,24 @@ class EleoraRuleset:
 
     def command_actor(self, command: Command) -> str | None:
         return None if command.gm_only else command.actor
+
+    def command_targets(self, command: Command) -> tuple[str, ...]:
+        """The combatants a command names besides its actor (a target, an ally, targets)."""
+        named: list[str] = []
+        for name in ("target", "ally", "targets"):
+            value = getattr(command, name, None)
+            named += [value] if isinstance(value, str) else list(value or ())
+        return tuple(named)
+
+    def join_command(self, combatant: Mapping[str, Any], now: float) -> JoinCombat:
+        return JoinCombat(actor=GM, combatant=dict(combatant), now=now)
+
+    def visibility_command(
+        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
+    ) -> Command:
+        if hidden is not None:
+            return SetHidden(actor=GM, target=target, hidden=hidden)
+        return RevealStats(actor=GM, target=target, revealed=bool(revealed))
 
     def legal_actions(self, state: EncounterState, actor_id: str) -> list[LegalAction]:
         return queries.legal_actions(state, actor_id)
@@ -196,6 +227,39 @@ class EleoraRuleset:
 
     # --- the live table -------------------------------------------------------------------
 
+    def table_view(self, state: EncounterState) -> TableView:
+        return table.table_view(state)
+
+    def turn_panel(
+        self, state: EncounterState, actor_id: str, visible: frozenset[str]
+    ) -> dict[str, Any]:
+        return table.turn_panel(state, actor_id, visible)
+
+    def seat_panel(
+        self, state: EncounterState, seat_id: str, visible: frozenset[str]
+    ) -> dict[str, Any]:
+        return table.seat_panel(state, seat_id, visible)
+
+    def gm_panel(self, state: EncounterState) -> dict[str, Any]:
+        return table.gm_panel(state)
+
+    def gm_seat_panel(self, state: EncounterState, seat_id: str) -> dict[str, Any]:
+        return table.gm_seat_panel(state, seat_id)
+
+    def prompt_panel(self, state: EncounterState, prompt_id: str) -> dict[str, Any]:
+        return table.prompt_panel(state, prompt_id)
+
+    def preview_odds(self, state: EncounterState, command: Command) -> OddsView:
+        """The odds of an attack about to be declared, per defender option."""
+        if not isinstance(command, DeclareAttack):
+            raise RuleViolation("podglad", gettext_noop("Szanse można policzyć tylko dla ataku."))
+        return table.odds_view(self.attack_odds(state, command), command.target, prompt=False)
+
+    def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
+        """The odds of each answer to a prompt, by the prompt's option keys."""
+        found = self.prompt_odds(state, prompt_id)
+        return None if found is None else table.odds_view(found, None, prompt=True)
+
     def describe(self, state: EncounterState, event: Event) -> LogLine | None:
         return narrate.describe(state, event)
 
@@ -247,4 +311,4 @@ def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> Deri
     return DerivedValue(f"atak-{weapon.name}", f"Atak: {weapon.name}", pool_size(mods), explained)
 
 
-RULESET = register(EleoraRuleset())
+RULESET = EleoraRuleset()

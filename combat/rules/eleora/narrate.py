@@ -130,8 +130,9 @@ def _roll(label: str, roll: PoolRoll) -> RollView:
     return RollView(
         label=label,
         dice=roll.faces,
-        successes=roll.successes,
+        result=roll.successes,
         modifiers=tuple((m.reason, m.dice) for m in roll.modifiers),
+        summary=gettext_noop("sukcesy: %(n)s"),
     )
 
 

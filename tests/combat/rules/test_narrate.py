@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from combat.rules import get_ruleset
 from combat.rules.base import LogLine, RollView
 from combat.rules.dice import Modifier, PoolRoll, replay_pool
 from combat.rules.eleora import narrate
@@ -70,6 +69,7 @@ from combat.rules.eleora.narrate import NARRATORS, SILENT, describe
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.simulate import Policy, SeededRNG, next_command
 from combat.rules.eleora.state import UNARMED, EncounterState, PendingAttack, Prompt
+from combat.rules.registry import get_ruleset
 from tests.combat.rules.engine_kit import (
     LUK,
     TARCZA,
@@ -813,8 +813,8 @@ def test_lines_name_their_actors_and_carry_the_rolls() -> None:
     line = describe(fight(), miss)
     assert line is not None and line.kind == "attack" and line.actors == ("ala", "wilk")
     assert line.rolls == (
-        RollView("Atak", (4, 1), 1, (("Pula", 2),)),
-        RollView("Obrona", (5, 6), 2, (("Pula", 2),)),
+        RollView("Atak", (4, 1), 1, (("Pula", 2),), summary="sukcesy: %(n)s"),
+        RollView("Obrona", (5, 6), 2, (("Pula", 2),), summary="sukcesy: %(n)s"),
     )
     assert {r.label for r in line.rolls} <= MSGIDS
 

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 
-from combat.rules import get_ruleset
 from combat.rules.base import PromptView, RuleViolation
 from combat.rules.eleora.commands import (
     AcceptOpportunity,
@@ -25,6 +24,7 @@ from combat.rules.eleora.commands import (
 )
 from combat.rules.eleora.engine.queries import attack_odds
 from combat.rules.eleora.state import UNARMED, EncounterState
+from combat.rules.registry import get_ruleset
 from tests.combat.rules.engine_kit import (
     TARCZA,
     TOPOR,

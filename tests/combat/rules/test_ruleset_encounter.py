@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from combat.rules import get_ruleset
 from combat.rules.base import LegalAction
 from combat.rules.eleora.commands import DeclareAttack
 from combat.rules.eleora.engine.queries import legal_actions
 from combat.rules.eleora.engine.setup import combatant_from_dict, new_encounter
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import EncounterState
+from combat.rules.registry import get_ruleset
 from tests.combat.rules.engine_kit import (
     TARCZA,
     begin,
@@ -176,7 +176,7 @@ def test_attack_odds_offer_only_brak_when_the_defender_cannot_react() -> None:
 
 
 def test_the_ruleset_describes_sheets_and_settings() -> None:
-    from combat.rules import ruleset_choices
+    from combat.rules.registry import ruleset_choices
 
     ruleset = get_ruleset("eleora")
     assert ("eleora", "Opowieści Eleory") in ruleset_choices()

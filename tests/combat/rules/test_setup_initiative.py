@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from combat.rules import get_ruleset
 from combat.rules.base import RuleViolation
 from combat.rules.eleora.commands import (
     RollInitiative,
@@ -22,6 +21,7 @@ from combat.rules.eleora.events import (
     event_to_dict,
 )
 from combat.rules.eleora.state import GM, EncounterState, state_from_dict, state_to_dict
+from combat.rules.registry import get_ruleset
 from tests.combat.rules.engine_kit import Dice, make_combatant, make_state, of_type, step
 
 

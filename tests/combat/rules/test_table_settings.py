@@ -113,7 +113,7 @@ def test_progi_zdrowia_moga_byc_ujemne_ponizej_zera() -> None:
 
 
 def test_karta_shows_each_weapons_attack_pool_with_its_reason() -> None:
-    from combat.rules import get_ruleset
+    from combat.rules.registry import get_ruleset
 
     sheet = {
         "attributes": {"zrecznosc": 2, "sila": 3},

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from combat.rules import get_ruleset
 from combat.rules.eleora.settings import TableSettings
+from combat.rules.registry import get_ruleset
 from tests.combat.rules.engine_kit import make_combatant, make_state
 
 # make_sheet's Krzepa 2: Zdrowie 9 + 2² = 13.

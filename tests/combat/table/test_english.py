@@ -10,7 +10,7 @@ from django.template import Context, Template
 from django.utils import translation
 
 from combat import fragments, services
-from combat.rules import get_ruleset
+from combat.rules.registry import get_ruleset
 from combat.services import Refused
 from tests.combat.table.helpers import make_party, start
 

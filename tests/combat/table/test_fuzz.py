@@ -48,9 +48,9 @@ from characters.models import Campaign, Character, CreatureTemplate, Membership
 from combat import consumers, protocol, services
 from combat.models import Encounter, EncounterEntry
 from combat.routing import websocket_urlpatterns
-from combat.rules import get_ruleset
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.commands import COMMANDS
+from combat.rules.registry import get_ruleset
 from combat.services import Viewer
 from tests.characters.helpers import (
     client_for,

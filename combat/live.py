@@ -1,0 +1,160 @@
+"""This server process's live tables: its sockets by table, their delegates in the tables'
+groups (combat/hub.py), the expiry timers and the watchdog (combat/watch.py), in one object.
+
+When a table moves, its delegate hears of it and `push_all` renders the new seq for every
+socket of the table this process holds, in one call of the pool (regions the viewers share are
+rendered once, `combat.fragments`), then sends each its push.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict
+from typing import Any, Protocol
+
+from django.utils import translation
+
+from combat import fragments, services
+from combat.access import Refused, Viewer
+from combat.hub import Hub
+from combat.rules.registry import get_ruleset
+from combat.threads import in_pool
+from combat.watch import Watch
+
+log = logging.getLogger(__name__)
+
+CLOSE_FORBIDDEN = 4403
+
+Rendered = tuple[dict[str, str], int, float | None]  # regions by id, seq, next deadline
+
+
+class Socket(Protocol):
+    """What the process needs of a table socket (combat.consumers.TableConsumer)."""
+
+    encounter_id: int
+    viewer: Viewer
+    language: str
+    seq: int
+    channel_name: str
+
+    async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None: ...
+
+    async def close(self, code: int | None = None) -> None: ...
+
+
+def render(pk: int, hint: int | None, sockets: list[Any]) -> list[Rendered]:
+    """The table at its head (or at the seq `hint`) for each socket's viewer, in its
+    language; regions the viewers share are rendered once (`fragments.regions`)."""
+    table = services.load_table(pk, hint)
+    deadline = get_ruleset(table.ruleset).next_deadline(table.state)
+    result = []
+    for socket in sockets:
+        with translation.override(socket.language):
+            result.append((fragments.regions(table, socket.viewer), table.seq, deadline))
+    return result
+
+
+class Live:
+    def __init__(self) -> None:
+        self.sockets: defaultdict[int, set[Any]] = defaultdict(set)
+        self.rendering: dict[int, int] = {}  # table -> the seq its shared push renders now
+        self.timers: dict[int, asyncio.TimerHandle] = {}  # one expiry timer per table
+        self.hub = Hub(self.sockets)
+        self.watch = Watch(self.sockets, self.catch_up, self.hub.rejoin)
+
+    def of(self, pk: int) -> set[Any]:
+        return self.sockets.get(pk, set())
+
+    async def open(self, socket: Socket) -> None:
+        pk = socket.encounter_id
+        self.sockets[pk].add(socket)
+        await self.hub.join(pk, socket)
+        self.watch.start()
+
+    async def close(self, socket: Socket) -> None:
+        pk = socket.encounter_id
+        sockets = self.sockets.get(pk)
+        if sockets is not None:
+            sockets.discard(socket)
+            if not sockets:
+                del self.sockets[pk]
+        await self.hub.leave(pk, socket)
+
+    async def push_all(self, pk: int, seq: int) -> None:
+        """Bring every socket of this process that shows table `pk` to `seq` (or later) with
+        one call of the pool: a hop per socket cost more than the rendering it carried."""
+        if self.rendering.get(pk, -1) >= seq:
+            return  # a push of this seq (or a later one) to every socket is under way
+        behind = [socket for socket in self.of(pk) if socket.seq < seq]
+        if not behind:
+            return
+        self.rendering[pk] = seq
+        try:
+            await self.send_all(pk, seq, behind, force=False)
+        finally:
+            if self.rendering.get(pk) == seq:
+                del self.rendering[pk]
+
+    async def send_all(self, pk: int, hint: int | None, sockets: list[Any], *, force: bool) -> None:
+        """Render the table once for these sockets and send each its push (`force`: every
+        region)."""
+        rendered = await in_pool(render)(pk, hint, sockets)
+        await self.deliver(pk, sockets, rendered, force=force)
+
+    async def deliver(
+        self,
+        pk: int,
+        sockets: list[Any],
+        rendered: list[Rendered],
+        *,
+        force: bool = False,
+        ack: tuple[Any, str | None] | None = None,
+    ) -> None:
+        """Send each socket still open its push; `ack`: (socket, command id) of the sender."""
+        for socket, one in zip(sockets, rendered, strict=False):
+            if socket in self.of(pk):  # not closed meanwhile
+                answer = ack[1] if ack is not None and ack[0] is socket else None
+                await socket.deliver(one, force=force, ack=answer)
+
+    async def catch_up(self, pk: int, head: int | None) -> None:
+        """The watchdog's repair: bring the table's sockets to the head, or close them when
+        the table is gone."""
+        if head is None:
+            for socket in list(self.of(pk)):
+                await socket.close(code=CLOSE_FORBIDDEN)
+        else:
+            await self.push_all(pk, head)
+
+    def schedule_expiry(self, pk: int, deadline: float) -> None:
+        """Resolve the table's deadline when it passes, even if nobody answers or reloads."""
+        loop = asyncio.get_running_loop()
+        current = self.timers.get(pk)
+        when = loop.time() + max(0.0, deadline - time.time()) + 0.05
+        if current is not None and not current.cancelled() and abs(current.when() - when) < 0.01:
+            return
+        if current is not None:
+            current.cancel()
+        self.timers[pk] = loop.call_at(when, lambda: asyncio.ensure_future(self._expire(pk)))
+
+    async def _expire(self, pk: int) -> None:
+        self.timers.pop(pk, None)
+        try:
+            await in_pool(services.resolve_expired)(pk)
+        except Refused:
+            pass  # someone answered or resolved it first
+        except Exception:  # noqa: BLE001 - a timer must not die silently; the next push reschedules
+            log.exception("resolving expired deadlines of encounter %s", pk)
+
+
+def changed(
+    sent: dict[str, int], regions: dict[str, str], *, everything: bool
+) -> tuple[str, dict[str, int]]:
+    """The regions whose HTML differs from what a socket sent last (`sent`: region id -> hash
+    of its HTML; all of them if `everything`), and what it will have sent. A region shared by
+    many sockets is one string object, so its hash is computed once."""
+    html = "".join(
+        text for name, text in regions.items() if everything or sent.get(name) != hash(text)
+    )
+    return html, {name: hash(text) for name, text in regions.items()}

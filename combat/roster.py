@@ -1,0 +1,69 @@
+"""Campaign characters and bestiary creatures as combatants: what the GM can bring to a table.
+
+The sides are the table's own: player characters join the party ("druzyna"), NPCs and
+creatures its opponents ("przeciwnicy"), unless the GM names another side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from characters.models import Character, CreatureTemplate
+
+PARTY, OPPONENTS = "druzyna", "przeciwnicy"
+
+
+def available(campaign_id: int, ruleset: str, present: set[str]) -> dict[str, list[Any]]:
+    """What the GM can still add: the campaign's characters not at the table (player
+    characters first), and the creatures of its bestiary and the shared one of its ruleset.
+
+    Read on every render of the GM's panel: the lists change outside the table's log (a new
+    NPC in the campaign), so nothing here is remembered."""
+    characters = Character.objects.filter(campaign_id=campaign_id)
+    creatures = CreatureTemplate.objects.filter(
+        Q(campaign_id=campaign_id) | Q(campaign__isnull=True, ruleset=ruleset)
+    )
+    return {
+        "roster_characters": [
+            c
+            for c in characters.order_by("kind", "name").only("name", "kind")
+            if f"c{c.pk}" not in present
+        ],
+        "roster_creatures": list(creatures.order_by("campaign", "name").only("name")),
+    }
+
+
+def character_combatant(c: Character, side: str | None, hidden: bool) -> dict[str, Any]:
+    return {
+        "id": f"c{c.pk}",
+        "name": c.name,
+        "side": side or (OPPONENTS if c.is_npc else PARTY),
+        "sheet": c.sheet_data(),
+        "controller": None if c.is_npc or c.owner_id is None else str(c.owner_id),
+        "hidden": hidden and c.is_npc,
+    }
+
+
+def creature_combatants(
+    t: CreatureTemplate, count: int, taken: set[str], side: str | None, hidden: bool
+) -> list[dict[str, Any]]:
+    """Numbered on from the highest "Name n" already at the table: Wilk 4, Wilk 5…"""
+    used = [int(n) for n in (x.removeprefix(f"{t.name} ") for x in taken) if n.isdigit()]
+    start = max(used, default=0) + 1
+    result = []
+    for n in range(start, start + count):
+        name = f"{t.name} {n}"
+        taken.add(name)
+        result.append(
+            {
+                "id": f"t{t.pk}-{n}",
+                "name": name,
+                "side": side or OPPONENTS,
+                "sheet": {**t.sheet, "name": t.name},
+                "controller": None,
+                "hidden": hidden,
+            }
+        )
+    return result

@@ -1,0 +1,169 @@
+"""Table snapshots: the state at a seq and the recent log, as every page and socket renders it.
+
+A snapshot is immutable and shared by every socket of a process that shows its table: the
+append path remembers the head it has just written (`remember`), so the fan-out that follows
+renders it without reading the database; a load asks for the head's seq first and reads the
+whole state only when that seq is not remembered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from threading import Lock
+from typing import Any
+
+from combat.log import Step, fold, undone
+from combat.models import Encounter, EncounterEntry
+from combat.rules.base import TableView
+from combat.rules.registry import get_ruleset
+
+LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
+CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    lines: Sequence[Mapping[str, Any]]
+    undo_to: int | None
+    undone: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a page or a socket renders: the state at `seq` and the recent log."""
+
+    pk: int
+    campaign_id: int
+    name: str
+    ruleset: str
+    seq: int
+    state: Any
+    npc_policies: Mapping[str, str]
+    log: tuple[LogEntry, ...]
+
+    @cached_property
+    def view(self) -> TableView:
+        """The ruleset's neutral view of the state, worked out once per snapshot."""
+        return get_ruleset(self.ruleset).table_view(self.state)
+
+
+_cache: OrderedDict[tuple[int, int], Table] = OrderedDict()
+_cache_lock = Lock()
+
+
+def load_table(pk: int, seq: int | None = None) -> Table:
+    """The table at its head; an immutable snapshot shared by every socket of this process.
+
+    `seq` is a hint from a fan-out message: a cached snapshot at that seq needs no query."""
+    if seq is not None:
+        with _cache_lock:
+            hit = _cache.get((pk, seq))
+        if hit is not None:
+            return hit
+    else:  # the head is most likely cached: ask for its seq before reading its whole state
+        head = Encounter.objects.filter(pk=pk).values_list("seq", "npc_policies").first()
+        if head is not None and (hit := _cached_head(pk, head[0], head[1])) is not None:
+            return hit
+    encounter = Encounter.objects.get(pk=pk)
+    hit = _cached_head(pk, encounter.seq, encounter.npc_policies)
+    if hit is not None:
+        return hit
+    return remember(_snapshot(encounter, encounter.rules().state_from_dict(encounter.state)))
+
+
+def _cached_head(pk: int, seq: int, npc_policies: Any) -> Table | None:
+    with _cache_lock:
+        hit = _cache.get((pk, seq))
+    # Another process may have changed the NPC policies at this seq (they are outside the log).
+    return hit if hit is not None and hit.npc_policies == (npc_policies or {}) else None
+
+
+def forget(pk: int, seq: int) -> None:
+    """Drop one remembered snapshot (something outside the log changed at that seq)."""
+    with _cache_lock:
+        _cache.pop((pk, seq), None)
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def remember(table: Table) -> Table:
+    with _cache_lock:
+        _cache[(table.pk, table.seq)] = table
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return table
+
+
+def _snapshot(encounter: Encounter, state: Any) -> Table:
+    # An undo only takes back entries between its target and itself, so the undos that touch
+    # the window's entries are in the window too.
+    rows = _entry_rows(encounter.pk).filter(seq__gt=encounter.seq - LOG_WINDOW)
+    return _table(encounter, state, _log_entries(rows))
+
+
+def _table(encounter: Encounter, state: Any, log: tuple[LogEntry, ...]) -> Table:
+    return Table(
+        pk=encounter.pk,
+        campaign_id=encounter.campaign_id,
+        name=encounter.name,
+        ruleset=encounter.ruleset,
+        seq=encounter.seq,
+        state=state,
+        npc_policies=dict(encounter.npc_policies or {}),
+        log=log,
+    )
+
+
+def full_log(encounter: Encounter) -> tuple[LogEntry, ...]:
+    """Every entry of the encounter's log, oldest first (the log page and its export)."""
+    return _log_entries(_entry_rows(encounter.pk))
+
+
+def _entry_rows(encounter_id: int) -> Any:
+    """(seq, command, undo_to) rows: plain tuples, since model instances from the reverse
+    manager would each reload their deferred `encounter_id` (a query per row)."""
+    rows = EncounterEntry.objects.filter(encounter_id=encounter_id).order_by("seq")
+    return rows.values_list("seq", "command", "undo_to")
+
+
+def _log_entries(rows: Iterable[tuple[int, Any, int | None]]) -> tuple[LogEntry, ...]:
+    return _with_undone([(seq, _lines(command), undo_to) for seq, command, undo_to in rows])
+
+
+def _lines(command: Any) -> list[Any]:
+    return command.get("lines", []) if isinstance(command, dict) else []
+
+
+def _with_undone(rows: Sequence[tuple[int, Any, int | None]]) -> tuple[LogEntry, ...]:
+    """Log entries from (seq, lines, undo_to), each marked if an undo in `rows` took it back."""
+    taken_back = undone(Step(seq, (), undo_to) for seq, _lines, undo_to in rows)
+    return tuple(
+        LogEntry(seq=seq, lines=lines, undo_to=undo_to, undone=seq in taken_back)
+        for seq, lines, undo_to in rows
+    )
+
+
+def next_snapshot(
+    encounter: Encounter, state: Any, previous: Table, lines: Any, undo_to: int | None
+) -> Table:
+    """The head after appending entry `encounter.seq` to `previous`: the log window moves on
+    by one entry without a query; which entries count as undone is recomputed over the
+    window, as a load would."""
+    lines = json.loads(json.dumps(lines))  # as a load reads them back (lists, not tuples)
+    first = encounter.seq - LOG_WINDOW
+    rows = [(e.seq, e.lines, e.undo_to) for e in previous.log if e.seq > first]
+    return _table(encounter, state, _with_undone([*rows, (encounter.seq, lines, undo_to)]))
+
+
+def replay_state(encounter: Encounter) -> Any:
+    """The state folded from the whole log (for checks: it equals the stored head state)."""
+    rows = encounter.entries.order_by("seq").values_list("seq", "events", "undo_to")
+    return fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])

@@ -127,3 +127,14 @@ def test_forms_carry_no_command_id_the_page_gives_each_one() -> None:
     start(party)
     html = html_for(party, party.gm) + html_for(party, party.p1)
     assert 'data-ws="command"' in html and "data-cid" not in html
+
+
+def test_the_order_says_nobody_joined_only_when_nobody_has() -> None:
+    party = make_party(with_combatants=False)
+    pk, gm = party.encounter.pk, party.gm_viewer
+    assert "Nikt jeszcze nie dołączył." in fragments.render_one(
+        services.load_table(pk), gm, "table-order"
+    )
+    services.add_combatants(pk, viewer=gm, characters=[party.hero1.pk, party.bandit.pk])
+    order = fragments.render_one(services.load_table(pk), gm, "table-order")
+    assert "Nikt jeszcze nie dołączył." not in order and order.count('class="combatant') == 2

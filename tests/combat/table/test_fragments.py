@@ -137,4 +137,4 @@ def test_the_order_says_nobody_joined_only_when_nobody_has() -> None:
     )
     services.add_combatants(pk, viewer=gm, characters=[party.hero1.pk, party.bandit.pk])
     order = fragments.render_one(services.load_table(pk), gm, "table-order")
-    assert "Nikt jeszcze nie dołączył." not in order and order.count('class="combatant') == 2
+    assert "Nikt jeszcze nie dołączył." not in order and order.count('id="row-') == 2

@@ -65,20 +65,15 @@ def engine_text(template: str, params: Mapping[str, Any] | None, fallback: str =
 
 
 @dataclass(frozen=True)
-class Row:
+class Row(SeatView):
     """A seat as this viewer's audience sees it (`Sight.seat`), with the GM's NPC policy."""
 
-    seat: SeatView
-    numbers: bool  # health shown as numbers (own side, revealed, or the GM)
+    numbers: bool = False  # health shown as numbers (own side, revealed, or the GM)
     policy: str = "ask"
-
-    def __getattr__(self, name: str) -> Any:
-        # The seat's fields read as the row's own in the templates: r.name, r.health, …
-        return getattr(self.seat, name)
 
     @property
     def controlled_by_gm(self) -> bool:
-        return self.seat.controller is None
+        return self.controller is None
 
 
 @dataclass(frozen=True)
@@ -120,7 +115,7 @@ def rows(table: Table, seen: Sight) -> list[Row]:
         seat = seen.seat(view.seats[cid])
         if seat is not None:
             policy = table.npc_policies.get(cid, "ask")
-            result.append(Row(seat, numbers=seen.numbers(seat), policy=policy))
+            result.append(Row(**vars(seat), numbers=seen.numbers(seat), policy=policy))
     return result
 
 

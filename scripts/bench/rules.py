@@ -125,7 +125,7 @@ CONDITIONS = ("krwawienie", "powalenie", "oszolomienie", "odsloniecie", "inspira
 def _combatant_dict(
     cid: str, side: str, sheet: dict[str, Any], square: tuple[int, int]
 ) -> dict[str, Any]:
-    """The table layer's join shape (services._character_dict): PCs have a controller."""
+    """The table layer's join shape (roster.character_combatant): PCs have a controller."""
     return {
         "id": cid,
         "name": f"{sheet['name']} {cid}",

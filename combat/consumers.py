@@ -91,6 +91,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Refused as refusal:
             await self.error(message.id, refusal.message)
             return
+        except Exception:
+            # A bug: the sender hears of it at once instead of waiting, then the socket closes
+            # (the page reconnects) and the server logs it.
+            await self.error(message.id, _("Błąd serwera: polecenie nie zostało wykonane."))
+            raise
         if isinstance(answer, str):
             await self.send(text_data=json.dumps({"t": "swap", "html": answer}))
             return

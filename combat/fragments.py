@@ -10,18 +10,21 @@ players' prompts. What only one ruleset shows comes from its partials
 A region's HTML is a pure function of the table snapshot, the language and its *variant* (the
 audience, GM or player, plus the viewer's own id only where the region shows their own
 things: their cards, their prompts, their turn), so it is rendered once per snapshot and
-variant in a process and shared by every socket that shows it: the one cache of this module.
+variant in a process and shared by every socket that shows it. Below regions, order rows and
+log entries are remembered by their data (`{% memo %}`), so a push renders only what changed.
+Both go through the one cache of this module, `memo` (`python -m scripts.bench.caches`
+measures what it saves on varied tables).
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from threading import Lock
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
@@ -51,7 +54,7 @@ REGIONS = (
 )
 GM_REGIONS = ("table-gm",)
 TEMPLATE = "combat/encounter.html"
-CACHE_SIZE = 8192
+CACHE_SIZE = 65536
 
 
 def engine_text(template: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
@@ -136,9 +139,11 @@ def _roll(roll: Mapping[str, Any]) -> dict[str, Any]:
 class LogItem:
     """One log entry as a viewer may see it: the lines of it they may see, newest first."""
 
-    def __init__(self, entry: LogEntry, seen: Sight) -> None:
+    def __init__(self, pk: int, entry: LogEntry, seen: Sight) -> None:
         self.entry = entry
         self.shown = tuple(i for i, line in enumerate(entry.lines) if seen.line(line))
+        # Everything the entry shows: which table, which step, and which of its lines.
+        self.key = (pk, entry.seq, entry.undo_to, entry.undone, self.shown)
 
     @property
     def visible(self) -> bool:
@@ -160,7 +165,10 @@ def log_items(
     """Newest first (the table's recent log, or `entries`), the entries this viewer sees a
     line of (`Sight.line`)."""
     seen = sight(table.view, viewer)
-    items = (LogItem(entry, seen) for entry in reversed(table.log if entries is None else entries))
+    items = (
+        LogItem(table.pk, entry, seen)
+        for entry in reversed(table.log if entries is None else entries)
+    )
     return [item for item in items if item.visible]
 
 
@@ -388,56 +396,67 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
     return render_to_string(f"{TEMPLATE}#odds-preview", ctx)
 
 
-class RegionCache:
-    """Each region's HTML by table snapshot, language, region and variant, shared by every
-    socket of this process that shows it (a push renders a region once per variant, not once
-    per socket). Bounded, least recently used first out; safe across threads."""
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A bounded least-recently-used map, safe across threads (pages render in others)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._data: OrderedDict[tuple[Any, ...], tuple[Table, str]] = OrderedDict()
+        self._data: OrderedDict[K, V] = OrderedDict()
         self._lock = Lock()
 
-    def get(self, key: tuple[Any, ...], table: Table) -> str | None:
+    def get(self, key: K) -> V | None:
         with self._lock:
-            hit = self._data.get(key)
-            if hit is None or hit[0] is not table:  # only this very snapshot will do
-                return None
-            self._data.move_to_end(key)
-            return hit[1]
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
 
-    def put(self, key: tuple[Any, ...], table: Table, html: str) -> str:
+    def put(self, key: K, value: V) -> V:
         with self._lock:
-            self._data[key] = (table, html)
+            self._data[key] = value
             self._data.move_to_end(key)
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
-        return html
+        return value
 
     def clear(self) -> None:
         with self._lock:
             self._data.clear()
 
 
-_regions = RegionCache(CACHE_SIZE)
+# HTML by what it shows: whole regions by table snapshot and variant, and below them order
+# rows and log entries by their data (`{% memo %}`), so a push renders only what changed.
+_rendered: LRU[tuple[Any, ...], str] = LRU(CACHE_SIZE)
+
+
+def memo(key: tuple[Any, ...], render: Callable[[], str]) -> str:
+    """`render()`, or what it gave for the same key before (a key names all the HTML shows)."""
+    hit = _rendered.get(key)
+    return hit if hit is not None else _rendered.put(key, render())
 
 
 def clear_caches() -> None:
-    _regions.clear()
+    _rendered.clear()
 
 
 def render_region(view: View, name: str) -> str:
-    """One region marked for an out-of-band swap by its id, rendered once per table snapshot,
-    language and variant in this process."""
+    """One region marked for an out-of-band swap by its id, rendered once per table snapshot
+    (its NPC policies included: they live outside the log), language and variant in this
+    process, and shared by every socket that shows that variant."""
     table = view.table
-    if name in GM_REGIONS:  # one GM per table: nothing to share, and its roster must be fresh
+
+    def render() -> str:
         return render_to_string(f"{TEMPLATE}#{name}", view.context((name,), oob=True))
-    key = (table.pk, table.seq, get_language(), name, view.variant(name))
-    hit = _regions.get(key, table)
-    if hit is not None:
-        return hit
-    html = render_to_string(f"{TEMPLATE}#{name}", view.context((name,), oob=True))
-    return _regions.put(key, table, html)
+
+    if name in GM_REGIONS:  # one GM per table: nothing to share, and its roster must be fresh
+        return render()
+    policies = tuple(sorted(table.npc_policies.items()))
+    key = ("region", table.pk, table.seq, policies, get_language(), name, view.variant(name))
+    return memo(key, render)
 
 
 def regions(table: Table, viewer: Viewer) -> dict[str, str]:

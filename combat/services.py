@@ -150,7 +150,8 @@ def add_combatants(
     def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
         state = table.state
         joining = [roster.character_combatant(c, side, hidden) for c in chosen]
-        taken = {c.name for c in state.combatants.values()} | {j["name"] for j in joining}
+        names = {seat.name for seat in rules.table_view(state).seats.values()}
+        taken = names | {j["name"] for j in joining}
         for pk, count in counts.items():
             joining += roster.creature_combatants(templates[pk], count, taken, side, hidden)
         if not joining:

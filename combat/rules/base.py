@@ -7,16 +7,18 @@ the table shows a capability's UI only where it exists. The table renders the ru
 records defined here (`TableView`, `SeatView`, `RollView`, `OddsView`, …); what only one system
 shows lives in that ruleset's partials, filled by its `*_panel` methods.
 
-This module imports nothing of the project: the rulesets import it, and `registry` lists them.
+This module imports nothing of the project at run time: the rulesets import it, and
+`registry` lists them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from combat.rules.schema import SettingsGroup, SheetSection
+if TYPE_CHECKING:  # only the protocol's annotations name them: no import at run time
+    from combat.rules.schema import SettingsGroup, SheetSection
 
 
 class RNG(Protocol):
@@ -135,8 +137,9 @@ class RollView:
     """A roll ready to show, of any die: "Atak: ⚃⚄⚀ → sukcesy: 2 (Zręczność 2, Broń Lekka 3)",
     "Krok 9 (k8+k6): 8+3 → 11", "k100: 37 → OoP 23".
 
-    `label` is a Polish msgid (the table layer may translate it); `dice` every face rolled, of
-    `sides`-sided dice (a step roll of mixed dice gives the largest); `summary` the msgid that
+    `label` is a Polish msgid (the table layer may translate it); `dice` every face rolled,
+    the rerolls of an open-ended die included; `sides` the die size of them all, or of each
+    face in order for a roll of mixed dice (a Magus step: k8+k6); `summary` the msgid that
     tells the result, filled with `{"n": result}`; `modifiers` the (reason, value) pairs in the
     order the rules built the roll."""
 
@@ -144,7 +147,7 @@ class RollView:
     dice: tuple[int, ...]
     result: int
     modifiers: tuple[tuple[str, int], ...] = ()
-    sides: int = 6
+    sides: int | tuple[int, ...] = 6
     summary: str = ""
 
 
@@ -164,9 +167,10 @@ class Counter:
 class HealthView:
     """How hurt a combatant is: numbers, and the wound level shown to those who may not see them.
 
-    `level` is a short key for styling ("ok", "light", …, "down", "dead"); `level_label` its
-    Polish msgid; `status_label` a msgid shown beside it when the combatant is out of the fight
-    ("nieprzytomny"), "" otherwise."""
+    `level` is the wound level's key, a CSS class `hp-<level>` (the stylesheet colours
+    "bez_ran", "drasniety", "ranny", "ciezko_ranny", "ledwo_zywy", "nieprzytomny", "martwy");
+    `level_label` its Polish msgid; `status_label` a msgid shown beside it when the combatant
+    is out of the fight ("nieprzytomny"), "" otherwise."""
 
     current: int
     maximum: int
@@ -183,8 +187,9 @@ class SeatView:
     they may not see: `combat.access`).
 
     `initiative` is shown as it is (the ruleset's initiative or its equivalent); `ready` says
-    it has done what the setup asks of it (rolled its own initiative); `marks` are lasting
-    results for the summary (Okaleczenia); `removable` the badge keys the GM may take off."""
+    it has done what the setup asks of it (rolled its own initiative; True where the setup asks
+    nothing); `marks` are lasting results for the summary (Okaleczenia); `removable` the badge
+    keys the GM may take off."""
 
     id: str
     name: str
@@ -413,10 +418,6 @@ class Ruleset(Protocol):
         """Whether the command must be refused when sent from a view older than the log's head."""
         ...
 
-    def is_secret(self, event: Any) -> bool:
-        """Whether only the GM may see this event (e.g. a secret GM roll)."""
-        ...
-
     def next_deadline(self, state: Any) -> float | None:
         """The earliest deadline waiting in the state (epoch seconds: a prompt, a timer), None
         if nothing waits."""
@@ -424,10 +425,6 @@ class Ruleset(Protocol):
 
     def expire_command(self, now: float) -> Any:
         """The command that resolves everything whose deadline passed at `now`."""
-        ...
-
-    def condition_choices(self) -> list[tuple[str, str]]:
-        """Conditions the GM may add by hand: (key, Polish label)."""
         ...
 
     # --- the live table -----------------------------------------------------------------------

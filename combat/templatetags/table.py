@@ -1,5 +1,5 @@
-"""Small helpers for the table's templates: answer fields, countdowns, and the texts the rules
-made shown in the viewer's language."""
+"""Small helpers for the table's templates: answer fields, countdowns, remembered fragments,
+and the texts the rules made shown in the viewer's language."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 
-from combat.fragments import engine_text
+from combat.fragments import engine_text, memo
 from combat.roster import OPPONENTS, PARTY
 from combat.rules.base import Badge
 
@@ -24,6 +25,45 @@ def tr(template: str, params: Mapping[str, Any] | None = None, fallback: str = "
     viewer's language and filled from its params (escaped as any variable); the fallback (the
     rules' Polish text) when there is no msgid or the translation does not format."""
     return engine_text(str(template or ""), params, str(fallback or ""))
+
+
+@register.tag("memo")
+def do_memo(parser: Parser, token: Token) -> MemoNode:
+    """`{% memo "order-row" r view.stage %}…{% endmemo %}`: the block's output remembered for
+    these values in this language, for this audience (GM or player).
+
+    Name every value the block reads: a value left out would show one viewer what was
+    rendered for another's data. Mappings and lists are keyed by their items."""
+    bits = token.split_contents()[1:]
+    if not bits:
+        raise template.TemplateSyntaxError("memo needs a name and the values the block reads")
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    return MemoNode(nodelist, [parser.compile_filter(bit) for bit in bits])
+
+
+class MemoNode(template.Node):
+    def __init__(self, nodelist: NodeList, values: list[FilterExpression]) -> None:
+        self.nodelist = nodelist
+        self.values = values
+
+    def render(self, context: template.Context) -> str:
+        viewer = context.get("viewer")
+        key = (
+            get_language(),
+            getattr(viewer, "is_gm", None),
+            context.autoescape,
+            *(_hashable(value.resolve(context)) for value in self.values),
+        )
+        return memo(key, lambda: self.nodelist.render(context))
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    return value
 
 
 @register.filter

@@ -6,10 +6,12 @@ temporary SQLite file, then daphne serves the ASGI app on a free loopback port.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -41,13 +43,20 @@ def server_env(tmp: Path) -> dict[str, str]:
         FAST_PASSWORD_HASHER="1",
         DEBUG="1",
         PYTHONUNBUFFERED="1",
+        DJANGO_SETTINGS_MODULE="tests.settings",  # the test suite's rulesets too (tests/duel)
     )
     return env
 
 
 @pytest.fixture(scope="session")
-def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("server")
+def server_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The live server's folder: its database, media and log."""
+    return tmp_path_factory.mktemp("server")
+
+
+@pytest.fixture(scope="session")
+def live_url(server_tmp: Path) -> Iterator[str]:
+    tmp = server_tmp
     env = server_env(tmp)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
@@ -98,3 +107,30 @@ def sign_in(page: Page, base: str, username: str, password: str = DEMO_PASSWORD)
     page.fill("#id_password", password)
     page.locator("main").get_by_role("button", name="Zaloguj").click()
     page.wait_for_url(lambda url: "/accounts/login" not in url)
+
+
+@dataclass(frozen=True)
+class DuelServer:
+    url: str
+    encounter: int
+
+    @property
+    def table(self) -> str:
+        return f"{self.url}/encounters/{self.encounter}/"
+
+
+@pytest.fixture(scope="session")
+def duel_server(live_url: str, server_tmp: Path) -> DuelServer:
+    """The live server with a campaign of the ruleset that lives in the tests (tests/duel):
+    the server runs with the test settings, which register it."""
+    seed = "from tests.duel.seed import seed_duel; seed_duel()"
+    seeded = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", seed],
+        cwd=ROOT,
+        env=server_env(server_tmp),
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    ids = json.loads(seeded.stdout.strip().splitlines()[-1])
+    return DuelServer(live_url, ids["encounter"])

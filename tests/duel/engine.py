@@ -1,0 +1,358 @@
+"""Pojedynek's rules: `decide(state, command, rng) -> events`, `evolve(state, event)`, `replay`.
+
+A round begins with every fighter still standing rolling d20 + Atak (the server rolls, anew
+each round); they act in that order. In its turn a fighter may attack once: d20 + Atak ≥ 11
+hits, and the defender is asked, before a deadline, whether to parry: d100 ≤ 10 × Obrona
+cancels the hit, otherwise (or with no answer) it lands for d6 + the weapon's Premia. When
+the last in order ends its turn the next round begins. A side left standing alone wins.
+
+`decide` rolls through the injected RNG and returns every die inside the events; `evolve`
+never rolls, so a replay of the events is the state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from functools import reduce
+from typing import Any
+
+from combat.rules.base import RNG, RuleViolation, gettext_noop
+from tests.duel.model import (
+    ANSWERS,
+    GM,
+    PARRY,
+    TO_HIT,
+    Answer,
+    Attack,
+    Attacked,
+    Command,
+    Duel,
+    EndFight,
+    EndTurn,
+    Event,
+    FightEnded,
+    Fighter,
+    HiddenSet,
+    InitiativeRolled,
+    JoinCombat,
+    Joined,
+    LifeSet,
+    Parried,
+    Prompt,
+    ResolveExpired,
+    RevealStats,
+    RoundStarted,
+    SetHidden,
+    SetLife,
+    Settings,
+    StartRound,
+    StatsRevealed,
+    Struck,
+    TurnEnded,
+)
+from tests.duel.sheet import fighter_from_dict
+
+
+def new_encounter(
+    settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
+) -> Duel:
+    """The setup state; ValueError for malformed settings or combatants, or a repeated id."""
+    fighters = [fighter_from_dict(c) for c in combatants]
+    by_id = {f.id: f for f in fighters}
+    if len(by_id) != len(fighters):
+        raise ValueError("combatants: every id once")
+    return Duel(settings=Settings.from_dict(settings or {}), fighters=by_id)
+
+
+def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
+    """The events of one command, or RuleViolation with a reason a player can read."""
+    match command:
+        case JoinCombat():
+            return _join(state, command)
+        case StartRound():
+            return _start(state, rng)
+        case Attack():
+            return _attack(state, command, rng)
+        case Answer():
+            return _answer(state, command, rng)
+        case EndTurn():
+            return _end_turn(state, command, rng)
+        case ResolveExpired():
+            return _expire(state, command, rng)
+        case EndFight():
+            return _end_fight(state, command)
+        case SetHidden():
+            return [HiddenSet(_fighter(state, command.target).id, command.hidden)]
+        case RevealStats():
+            return [StatsRevealed(_fighter(state, command.target).id, command.revealed)]
+        case SetLife():
+            return _set_life(state, command)
+    raise RuleViolation("polecenie", gettext_noop("Nieznane polecenie."))
+
+
+# --- one small function per command -----------------------------------------------------------
+
+
+def _join(state: Duel, command: JoinCombat) -> list[Event]:
+    """Anyone may join in any phase; mid-fight they get a place in the next round's order."""
+    try:
+        fighter = fighter_from_dict(command.combatant)
+    except ValueError as exc:
+        refusal = gettext_noop("Błędna karta: %(detail)s")
+        raise RuleViolation("karta", refusal, detail=str(exc)) from None
+    if fighter.id in state.fighters:
+        raise RuleViolation(
+            "juz_jest", gettext_noop("%(name)s już walczy."), name=fighter.name, id=fighter.id
+        )
+    return [Joined(fighter)]
+
+
+def _start(state: Duel, rng: RNG) -> list[Event]:
+    """The GM starts the fight once at least two sides have someone standing."""
+    _require_stage(state, "setup")
+    if len(_standing_sides(state)) < 2:
+        raise RuleViolation(
+            "za_malo", gettext_noop("Do pojedynku potrzeba co najmniej dwóch stron.")
+        )
+    return _new_round(state, rng)
+
+
+def _attack(state: Duel, command: Attack, rng: RNG) -> list[Event]:
+    """One attack a turn: d20 + Atak ≥ 11 hits, and a hit asks the defender."""
+    me = _require_turn(state, command.actor)
+    _require_no_prompt(state)
+    if state.attacked:
+        raise RuleViolation("juz_atakowal", gettext_noop("W tej turze atak już był."))
+    target = _fighter(state, command.target)
+    if target.id == me.id:
+        raise RuleViolation("sam_siebie", gettext_noop("Nie można zaatakować samego siebie."))
+    if target.down:
+        raise RuleViolation(
+            "cel_pokonany", gettext_noop("%(name)s jest już pokonany."), name=target.name
+        )
+    if target.side == me.side:
+        raise RuleViolation(
+            "sojusznik", gettext_noop("%(name)s walczy po tej samej stronie."), name=target.name
+        )
+    face = rng.randint(1, 20)
+    if face + me.atak < TO_HIT:
+        return [Attacked(me.id, target.id, face, me.atak)]
+    prompt = f"p{state.prompts_opened + 1}"
+    deadline = command.now + state.settings.answer_s
+    return [Attacked(me.id, target.id, face, me.atak, prompt=prompt, deadline=deadline)]
+
+
+def _answer(state: Duel, command: Answer, rng: RNG) -> list[Event]:
+    """The defender parries (d100 ≤ 10 × Obrona cancels the hit) or takes it."""
+    prompt = _open_prompt(state, command.prompt)
+    defender = state.fighters[prompt.defender]
+    if command.actor != defender.id:
+        raise RuleViolation(
+            "nie_twoje", gettext_noop("To pytanie jest do: %(name)s."), name=defender.name
+        )
+    if command.option not in ANSWERS:
+        raise RuleViolation(
+            "reakcja", gettext_noop("Tej reakcji nie można tu użyć."), option=command.option
+        )
+    if command.now > prompt.deadline:
+        raise RuleViolation("po_czasie", gettext_noop("Czas na odpowiedź minął."))
+    if command.option != PARRY:
+        return _land(state, prompt, rng)
+    parried = Parried(prompt.id, defender.id, rng.randint(1, 100), defender.parry_threshold)
+    return [parried] if parried.success else [parried, *_land(state, prompt, rng)]
+
+
+def _end_turn(state: Duel, command: EndTurn, rng: RNG) -> list[Event]:
+    """The next standing fighter in order acts; after the last, a new round (and initiative)."""
+    me = _require_turn(state, command.actor, standing=False)
+    _require_no_prompt(state)
+    ended = TurnEnded(me.id)
+    after = evolve(state, ended)
+    return [ended] if after.current is not None else [ended, *_new_round(after, rng)]
+
+
+def _expire(state: Duel, command: ResolveExpired, rng: RNG) -> list[Event]:
+    """A prompt past its deadline lands as "no reaction"."""
+    prompt = state.prompt
+    if prompt is None or prompt.deadline > command.now:
+        raise RuleViolation("nic_nie_czeka", gettext_noop("Nic nie czeka na rozstrzygnięcie."))
+    return _land(state, prompt, rng, expired=True)
+
+
+def _end_fight(state: Duel, command: EndFight) -> list[Event]:
+    """The GM ends the fight, naming the winning side or none."""
+    if state.stage == "ended":
+        raise RuleViolation("koniec", gettext_noop("Pojedynek już się skończył."))
+    sides = {f.side for f in state.fighters.values()}
+    if command.winner is not None and command.winner not in sides:
+        raise RuleViolation(
+            "strona", gettext_noop("Nie ma takiej strony: %(side)s."), side=command.winner
+        )
+    return [FightEnded(command.winner)]
+
+
+def _set_life(state: Duel, command: SetLife) -> list[Event]:
+    """The GM sets Życie left, between 0 and the sheet's Życie."""
+    target = _fighter(state, command.target)
+    if not 0 <= command.life <= target.zycie:
+        raise RuleViolation(
+            "zycie", gettext_noop("Życie: od 0 do %(max)d."), max=target.zycie, name=target.name
+        )
+    return [LifeSet(target.id, command.life)]
+
+
+# --- what follows from the rules --------------------------------------------------------------
+
+
+def _new_round(state: Duel, rng: RNG) -> list[Event]:
+    """Everyone standing rolls d20 + Atak; higher goes first (ties: higher Atak, then name)."""
+    rolls = [
+        InitiativeRolled(f.id, rng.randint(1, 20), f.atak)
+        for f in state.fighters.values()
+        if not f.down
+    ]
+    names = {f.id: f.name for f in state.fighters.values()}
+    order = sorted(rolls, key=lambda r: (-r.total, -r.bonus, names[r.fighter], r.fighter))
+    return [RoundStarted(state.round + 1, tuple(r.fighter for r in order)), *rolls]
+
+
+def _land(state: Duel, prompt: Prompt, rng: RNG, *, expired: bool = False) -> list[Event]:
+    """The hit lands for d6 + the attacker's Premia; a side left standing alone wins."""
+    attacker = state.fighters[prompt.attacker]
+    struck = Struck(
+        prompt.id, attacker.id, prompt.defender, rng.randint(1, 6), attacker.weapon_bonus, expired
+    )
+    sides = _standing_sides(evolve(state, struck))
+    if len(sides) > 1:
+        return [struck]
+    return [struck, FightEnded(next(iter(sides), None))]
+
+
+# --- checks -----------------------------------------------------------------------------------
+
+
+def _require_stage(state: Duel, stage: str) -> None:
+    if state.stage == stage:
+        return
+    if state.stage == "ended":
+        raise RuleViolation("koniec", gettext_noop("Pojedynek już się skończył."))
+    if state.stage == "setup":
+        raise RuleViolation("przed_walka", gettext_noop("Pojedynek jeszcze się nie zaczął."))
+    raise RuleViolation("trwa", gettext_noop("Pojedynek już trwa."))
+
+
+def _require_turn(state: Duel, actor: str, *, standing: bool = True) -> Fighter:
+    """The acting fighter, if it is its turn (and, to attack, it still stands)."""
+    _require_stage(state, "fight")
+    me = _fighter(state, actor)
+    current = state.current
+    if current != me.id:
+        name = state.fighters[current].name if current else "–"
+        raise RuleViolation(
+            "nie_twoja_tura",
+            gettext_noop("Nie twoja tura: teraz działa %(name)s."),
+            name=name,
+            current=current or "",
+        )
+    if standing and me.down:
+        raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
+    return me
+
+
+def _require_no_prompt(state: Duel) -> None:
+    if state.prompt is not None:
+        defender = state.fighters[state.prompt.defender]
+        raise RuleViolation(
+            "czeka_na_odpowiedz",
+            gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak."),
+            name=defender.name,
+        )
+
+
+def _open_prompt(state: Duel, prompt_id: str) -> Prompt:
+    if state.prompt is None or state.prompt.id != prompt_id:
+        raise RuleViolation(
+            "brak_pytania", gettext_noop("To pytanie jest już zamknięte."), prompt=prompt_id
+        )
+    return state.prompt
+
+
+def _fighter(state: Duel, fighter_id: str) -> Fighter:
+    if fighter_id == GM or fighter_id not in state.fighters:
+        raise RuleViolation("postac", gettext_noop("Nie ma takiej postaci: %(id)s."), id=fighter_id)
+    return state.fighters[fighter_id]
+
+
+def _standing_sides(state: Duel) -> set[str]:
+    return {f.side for f in state.fighters.values() if not f.down}
+
+
+# --- evolve -----------------------------------------------------------------------------------
+
+
+def evolve(state: Duel, event: Event) -> Duel:
+    """The state after one event; never rolls."""
+    match event:
+        case Joined(fighter=fighter):
+            return _with(state, fighter)
+        case RoundStarted():
+            fighters = {cid: _replace(f, initiative=None) for cid, f in state.fighters.items()}
+            return _replace(
+                state,
+                stage="fight",
+                round=event.round,
+                order=event.order,
+                turn=0,
+                attacked=False,
+                fighters=fighters,
+            )
+        case InitiativeRolled():
+            return _with(state, _replace(state.fighters[event.fighter], initiative=event.total))
+        case Attacked():
+            return _attacked(state, event)
+        case Parried():
+            return _replace(state, prompt=None) if event.success else state
+        case Struck():
+            target = state.fighters[event.target]
+            hurt = _replace(target, damage=target.damage + event.damage)
+            return _replace(_with(state, hurt), prompt=None)
+        case TurnEnded():
+            return _replace(state, turn=_next_turn(state), attacked=False)
+        case FightEnded():
+            return _replace(state, stage="ended", winner=event.winner, prompt=None)
+        case HiddenSet():
+            return _with(state, _replace(state.fighters[event.target], hidden=event.hidden))
+        case StatsRevealed():
+            fighter = _replace(state.fighters[event.target], revealed=event.revealed)
+            return _with(state, fighter)
+        case LifeSet():
+            target = state.fighters[event.target]
+            return _with(state, _replace(target, damage=target.zycie - event.life))
+    raise ValueError(f"unknown event: {event!r}")
+
+
+def replay(initial: Duel, events: Iterable[Event]) -> Duel:
+    return reduce(evolve, events, initial)
+
+
+def _attacked(state: Duel, event: Attacked) -> Duel:
+    if event.prompt is None or event.deadline is None:
+        return _replace(state, attacked=True)
+    prompt = Prompt(event.prompt, event.attacker, event.target, event.deadline)
+    return _replace(state, attacked=True, prompt=prompt, prompts_opened=state.prompts_opened + 1)
+
+
+def _next_turn(state: Duel) -> int:
+    """The index of the next fighter in order still standing; past the end when none is."""
+    for index in range(state.turn + 1, len(state.order)):
+        if not state.fighters[state.order[index]].down:
+            return index
+    return len(state.order)
+
+
+def _with(state: Duel, fighter: Fighter) -> Duel:
+    return _replace(state, fighters={**state.fighters, fighter.id: fighter})
+
+
+_replace = dataclasses.replace

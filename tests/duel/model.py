@@ -1,0 +1,471 @@
+"""Pojedynek's records: table settings, a fighter, the fight's state, commands and events.
+
+Frozen dataclasses, and strict JSON round trips driven by their type hints: unknown keys,
+missing fields and wrong types raise `ValueError` naming the field. Commands and events carry
+their `type` key; the state is what `evolve` folds them into.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin, get_type_hints
+
+GM = "gm"  # the actor of the GM's own commands
+PARRY = "parry"
+NO_REACTION = ""  # the option key of "no reaction" on every prompt
+ANSWERS = (PARRY, NO_REACTION)
+TO_HIT = 11  # d20 + Atak against this
+ANSWER_S = (3, 120)  # the bounds of the answer time a GM may set
+
+Stage = Literal["setup", "fight", "ended"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the GM may set for a table: the seconds a defender has to answer an attack."""
+
+    answer_s: int = 15
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        settings = from_data(cls, dict(data), "settings")
+        low, high = ANSWER_S
+        if not low <= settings.answer_s <= high:
+            raise ValueError(f"answer_s: {low}–{high} seconds")
+        return settings
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One combatant: its sheet's numbers, who plays it and how hurt it is."""
+
+    id: str
+    name: str
+    side: str
+    controller: str | None
+    atak: int
+    obrona: int
+    zycie: int  # the maximum
+    weapon_bonus: int = 0  # the best weapon's Premia, added to the d6 of damage
+    damage: int = 0
+    hidden: bool = False
+    revealed: bool = False
+    initiative: int | None = None  # this round's d20 + Atak
+
+    @property
+    def life(self) -> int:
+        return max(0, self.zycie - self.damage)
+
+    @property
+    def down(self) -> bool:
+        return self.life == 0
+
+    @property
+    def parry_threshold(self) -> int:
+        """A parry succeeds on d100 at or under this."""
+        return 10 * self.obrona
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The defender's question after a hit: parry or take it, before `deadline`."""
+
+    id: str
+    attacker: str
+    defender: str
+    deadline: float
+
+
+@dataclass(frozen=True)
+class Duel:
+    """The fight: every fighter, the round's order and whose turn it is, the open prompt.
+
+    Named unlike Eleora's state on purpose (`fighters`, `stage`): the table reaches a state
+    only through the ruleset, and a table that reads one by Eleora's names fails here."""
+
+    settings: Settings
+    fighters: Mapping[str, Fighter]
+    stage: Stage = "setup"
+    round: int = 0
+    order: tuple[str, ...] = ()
+    turn: int = 0  # index into `order`
+    attacked: bool = False  # the current fighter has attacked this turn
+    prompt: Prompt | None = None
+    prompts_opened: int = 0  # numbers the prompts' ids
+    winner: str | None = None
+
+    @property
+    def current(self) -> str | None:
+        if self.stage != "fight" or self.turn >= len(self.order):
+            return None
+        return self.order[self.turn]
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """Who acts (a fighter's id, or `GM`), and the caller's clock for a deadline it opens."""
+
+    type_key: ClassVar[str] = ""
+    gm_only: ClassVar[bool] = False
+
+    actor: str
+    now: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class JoinCombat(Command):
+    type_key: ClassVar[str] = "join_combat"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    combatant: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartRound(Command):
+    """GM: begin the fight (the server rolls everyone's initiative)."""
+
+    type_key: ClassVar[str] = "start_round"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attack(Command):
+    type_key: ClassVar[str] = "attack"
+    target: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer(Command):
+    """The defender answers its prompt: `PARRY`, or `NO_REACTION`."""
+
+    type_key: ClassVar[str] = "answer"
+    prompt: str
+    option: str = NO_REACTION
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndTurn(Command):
+    type_key: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndFight(Command):
+    type_key: ClassVar[str] = "end_fight"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    winner: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolveExpired(Command):
+    """The server: a prompt whose deadline passed lands as "no reaction"."""
+
+    type_key: ClassVar[str] = "resolve_expired"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetHidden(Command):
+    type_key: ClassVar[str] = "set_hidden"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    hidden: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealStats(Command):
+    type_key: ClassVar[str] = "reveal_stats"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    revealed: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetLife(Command):
+    """GM: set a fighter's Życie left (0 to its maximum)."""
+
+    type_key: ClassVar[str] = "set_life"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    life: int
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    type_key: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class Joined(Event):
+    type_key: ClassVar[str] = "joined"
+    fighter: Fighter
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A round begins in `order` (the initiative rolls that follow it decided it)."""
+
+    type_key: ClassVar[str] = "round_started"
+    round: int
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class InitiativeRolled(Event):
+    """One fighter's initiative for the round: d20 + Atak."""
+
+    type_key: ClassVar[str] = "initiative_rolled"
+    fighter: str
+    face: int
+    bonus: int
+
+    @property
+    def total(self) -> int:
+        return self.face + self.bonus
+
+
+@dataclass(frozen=True)
+class Attacked(Event):
+    """d20 + Atak against `TO_HIT`; a hit opens the defender's prompt."""
+
+    type_key: ClassVar[str] = "attacked"
+    attacker: str
+    target: str
+    face: int
+    bonus: int
+    prompt: str | None = None  # the prompt's id, when it hit
+    deadline: float | None = None
+
+    @property
+    def hit(self) -> bool:
+        return self.face + self.bonus >= TO_HIT
+
+
+@dataclass(frozen=True)
+class Parried(Event):
+    """The defender's d100 against 10 × Obrona; at or under it the hit is cancelled."""
+
+    type_key: ClassVar[str] = "parried"
+    prompt: str
+    defender: str
+    face: int
+    threshold: int
+
+    @property
+    def success(self) -> bool:
+        return self.face <= self.threshold
+
+
+@dataclass(frozen=True)
+class Struck(Event):
+    """The hit lands: d6 + the weapon's Premia off the target's Życie; closes the prompt."""
+
+    type_key: ClassVar[str] = "struck"
+    prompt: str
+    attacker: str
+    target: str
+    face: int
+    bonus: int = 0
+    expired: bool = False  # nobody answered in time
+
+    @property
+    def damage(self) -> int:
+        return self.face + self.bonus
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    type_key: ClassVar[str] = "turn_ended"
+    actor: str
+
+
+@dataclass(frozen=True)
+class FightEnded(Event):
+    type_key: ClassVar[str] = "fight_ended"
+    winner: str | None = None
+
+
+@dataclass(frozen=True)
+class HiddenSet(Event):
+    type_key: ClassVar[str] = "hidden_set"
+    target: str
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class StatsRevealed(Event):
+    type_key: ClassVar[str] = "stats_revealed"
+    target: str
+    revealed: bool
+
+
+@dataclass(frozen=True)
+class LifeSet(Event):
+    type_key: ClassVar[str] = "life_set"
+    target: str
+    life: int
+
+
+COMMANDS: dict[str, type[Command]] = {
+    c.type_key: c
+    for c in (
+        JoinCombat,
+        StartRound,
+        Attack,
+        Answer,
+        EndTurn,
+        EndFight,
+        ResolveExpired,
+        SetHidden,
+        RevealStats,
+        SetLife,
+    )
+}
+EVENTS: dict[str, type[Event]] = {
+    e.type_key: e
+    for e in (
+        Joined,
+        RoundStarted,
+        InitiativeRolled,
+        Attacked,
+        Parried,
+        Struck,
+        TurnEnded,
+        FightEnded,
+        HiddenSet,
+        StatsRevealed,
+        LifeSet,
+    )
+}
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def command_to_dict(command: Command) -> dict[str, Any]:
+    return {"type": command.type_key, **to_data(command)}
+
+
+def command_from_dict(data: Mapping[str, Any]) -> Command:
+    return _typed(COMMANDS, data, "command")
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    return {"type": event.type_key, **to_data(event)}
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    return _typed(EVENTS, data, "event")
+
+
+def state_to_dict(state: Duel) -> dict[str, Any]:
+    return to_data(state)
+
+
+def state_from_dict(data: Mapping[str, Any]) -> Duel:
+    return from_data(Duel, data, "state")
+
+
+T = TypeVar("T")
+
+
+def _typed(kinds: Mapping[str, type[T]], data: Mapping[str, Any], what: str) -> T:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{what}: an object")
+    kind = kinds.get(data.get("type"))  # type: ignore[arg-type]
+    if kind is None:
+        raise ValueError(f"unknown {what}: {str(data.get('type'))[:40]!r}")
+    return from_data(kind, {k: v for k, v in data.items() if k != "type"}, what)
+
+
+def to_data(obj: Any) -> Any:
+    """JSON-ready data for a dataclass, tuple or mapping (recursively)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, tuple | list):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, Mapping):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    return obj
+
+
+def from_data(hint: Any, data: Any, path: str) -> Any:
+    """`data` decoded as the type `hint`; ValueError naming `path` when it does not fit."""
+    origin, args = get_origin(hint), get_args(hint)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _dataclass(hint, data, path)
+    if origin in (typing.Union, types.UnionType):
+        for option in args:
+            try:
+                return from_data(option, data, path)
+            except ValueError:
+                continue
+        raise ValueError(f"{path}: unexpected value {data!r:.40}")
+    if origin is Literal:
+        if data not in args:
+            raise ValueError(f"{path}: one of {', '.join(map(str, args))}")
+        return data
+    if origin is tuple:
+        if not isinstance(data, list | tuple):
+            raise ValueError(f"{path}: a list")
+        return tuple(from_data(args[0], x, f"{path}[{i}]") for i, x in enumerate(data))
+    if origin is Mapping:
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{path}: an object")
+        return {str(k): from_data(args[1], v, f"{path}.{k}") for k, v in data.items()}
+    return _plain(hint, data, path)
+
+
+def _plain(hint: Any, data: Any, path: str) -> Any:
+    if hint is Any:
+        return data
+    if hint is type(None):
+        if data is not None:
+            raise ValueError(f"{path}: null")
+        return None
+    if hint is float and isinstance(data, int | float) and not isinstance(data, bool):
+        return float(data)
+    if hint in (int, str, bool) and type(data) is hint:
+        return data
+    raise ValueError(f"{path}: expected {getattr(hint, '__name__', hint)}")
+
+
+def _dataclass(cls: type[T], data: Any, path: str) -> T:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path}: an object")
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ValueError(f"{path}: unknown field {unknown[0]!r}")
+    hints = _hints(cls)
+    values = {}
+    for name, f in fields.items():
+        if name in data:
+            values[name] = from_data(hints[name], data[name], f"{path}.{name}")
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise ValueError(f"{path}: missing field {name!r}")
+    return cls(**values)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls)
+    return _HINTS[cls]

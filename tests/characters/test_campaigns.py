@@ -168,6 +168,25 @@ def test_it_saves_table_settings_from_grouped_inputs() -> None:
     assert campaign.settings["charge_cap"] is None
 
 
+def test_it_offers_the_documents_readings_as_labelled_settings() -> None:
+    campaign = make_campaign()
+    client = client_for(campaign.gm)
+    page = client.get(reverse("campaign-settings", args=[campaign.pk])).content.decode()
+    for label in [
+        "Powalony: Unik nie dodaje Zręczności",
+        "Krytyczna porażka Obrony daje Atak okazyjny",
+        "Oślepiony: dolna granica Obrony tylko dla postaci graczy",
+    ]:
+        assert label in page
+    assert "<legend>Inne</legend>" not in page  # every setting has its place in a group
+    data = settings_post(campaign, blinded_floor_players_only="on")
+    data.pop("prone_loses_unik", None)  # an unticked box is not posted
+    client.post(reverse("campaign-settings", args=[campaign.pk]), data)
+    campaign.refresh_from_db()
+    assert campaign.settings["blinded_floor_players_only"] is True
+    assert campaign.settings["prone_loses_unik"] is False
+
+
 def test_it_accepts_negative_zdrowie_thresholds() -> None:
     campaign = make_campaign()
     data = settings_post(campaign, maiming_trigger="-1", unconscious_at="-1")

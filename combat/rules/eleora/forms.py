@@ -208,6 +208,11 @@ DICE_MODIFIERS = SettingsGroup(
         S("unarmed_vs_armed_penalty", gettext_noop("Bez broni na uzbrojonego")),
         S("blinded_penalty", gettext_noop("Oślepiony")),
         S("blinded_defence_floor", gettext_noop("Oślepiony: Obrona co najmniej")),
+        S(
+            "blinded_floor_players_only",
+            gettext_noop("Oślepiony: dolna granica Obrony tylko dla postaci graczy"),
+            gettext_noop("Wyłączone: dla każdego broniącego się („Obrona Gracza”)."),
+        ),
         S("frenzy_attack_bonus", gettext_noop("Szał: premia do ataku")),
         S("frenzy_defence_penalty", gettext_noop("Szał: kara do Obrony")),
         S("surrounded_threshold", gettext_noop("Otoczenie: od ilu wrogów")),
@@ -220,6 +225,16 @@ DICE_MODIFIERS = SettingsGroup(
             parts=(gettext_noop("półmrok"), gettext_noop("mrok"), gettext_noop("ciemność")),
         ),
         S("darkness_on_defence", gettext_noop("Ciemność obniża też Obronę")),
+        S(
+            "prone_loses_unik",
+            gettext_noop("Powalony: Unik nie dodaje Zręczności"),
+            gettext_noop("Powalona postać traci premię do obrony ze Zręczności, także z Uniku."),
+        ),
+        S(
+            "opportunity_on_defence_critical",
+            gettext_noop("Krytyczna porażka Obrony daje Atak okazyjny"),
+            gettext_noop("„Krytyczna porażka w jakimkolwiek teście”: także w rzucie Obrony."),
+        ),
     ),
 )
 ATTRIBUTES_IN_TESTS = SettingsGroup(

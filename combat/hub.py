@@ -3,7 +3,7 @@
 A table's group holds one member per server process that shows it (its delegate: one of the
 process's sockets of that table), not one per socket. An action so costs the channel layer one
 message per process instead of one per open tab (six for a table of a GM and five players),
-and the delegate brings every socket of the process up to date itself (`consumers.push_all`).
+and the delegate brings every socket of the process up to date itself (`live.Live.push_all`).
 When the delegate closes, another socket of the table takes its place; a message lost in the
 switch is repaired by the watchdog (combat/watch.py) within a second.
 """

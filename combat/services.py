@@ -6,7 +6,7 @@ is the backstop). Appends to one table queue on that lock, so two browsers or tw
 processes never interleave and nothing is appended twice: a command id already in the log
 (the unique `(encounter, command_id)` constraint tells) returns its entry instead of a second
 one. The fan-out message goes out after commit and names only the table and its new seq; each
-process renders the views of the sockets it holds (`combat.fragments`, `combat.consumers`).
+process renders the views of the sockets it holds (`combat.fragments`, `combat.live`).
 """
 
 from __future__ import annotations

@@ -186,13 +186,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | int | None:
     """Run a message: a preview's fragment, else the seq the table is at after it (None when
-    that is not known: an NPC policy, a command already in the log)."""
+    that is not known: an NPC's settings, a command already in the log)."""
     if m.kind == "preview":
         return fragments.render_preview(services.load_table(pk), viewer, m.command)
     if m.kind == "policy":
         services.set_npc_policy(pk, viewer=viewer, combatant=m.combatant, policy=m.policy)
         return None
-    if m.kind == "command":
+    if m.kind == "autoplay":
+        services.set_autoplay(pk, viewer=viewer, combatant=m.combatant, policy=m.policy)
+        return None
+    if m.kind == "play":
+        done = services.play_turn(pk, viewer=viewer, combatant=m.combatant, policy=m.policy or None)
+    elif m.kind == "command":
         done = services.run_command(pk, m.command, viewer=viewer, command_id=m.id, seen_seq=m.seq)
     elif m.kind == "add":
         done = services.add_combatants(

@@ -37,6 +37,7 @@ from combat.rules.base import (
     PromptView,
     RuleViolation,
     SeatView,
+    autoplay_of,
     fill,
     odds_of,
     prompts_of,
@@ -73,6 +74,7 @@ class Row(SeatView):
 
     numbers: bool = False  # health shown as numbers (own side, revealed, or the GM)
     policy: str = "ask"
+    autoplay: str = ""  # the policy a GM-run seat plays every turn by ("" = the GM plays it)
 
     @property
     def controlled_by_gm(self) -> bool:
@@ -110,6 +112,12 @@ def _option_labels(prompt: PromptView) -> list[tuple[str, str]]:
     return [(key, labels.get(key, label)) for key, label in prompt.options]
 
 
+def _autoplay_policies(rules: Any) -> list[tuple[str, str]]:
+    """How the ruleset's GM-run seats may play themselves ([] without the capability)."""
+    autoplay = autoplay_of(rules)
+    return autoplay.autoplay_policies() if autoplay is not None else []
+
+
 def rows(table: Table, seen: Sight) -> list[Row]:
     """The seats in turn order (then those without a place in it) as this viewer sees them."""
     view = table.view
@@ -117,8 +125,9 @@ def rows(table: Table, seen: Sight) -> list[Row]:
     for cid in view.order:
         seat = seen.seat(view.seats[cid])
         if seat is not None:
-            policy = table.npc_policies.get(cid, "ask")
-            result.append(Row(**vars(seat), numbers=seen.numbers(seat), policy=policy))
+            policy, autoplay = table.policy_of(cid), table.autoplay.get(cid, "")
+            row = Row(**vars(seat), numbers=seen.numbers(seat), policy=policy, autoplay=autoplay)
+            result.append(row)
     return result
 
 
@@ -246,6 +255,7 @@ class View:
             "partials": f"combat/rulesets/{self.table.ruleset}/",
             "has_prompts": prompts_of(self.rules) is not None,
             "has_odds": odds_of(self.rules) is not None,
+            "autoplay_policies": _autoplay_policies(self.rules),
         }
         parts = {part: getattr(self, part) for name in names for part in PARTS[name]}
         return {**base, **parts}

@@ -32,11 +32,17 @@ class _Kept:
 
 def effective(steps: Iterable[Step]) -> list[Step]:
     """The entries in force: an undo to K puts back exactly what was in force right after
-    entry K (so an undo to before an earlier undo brings back what that undo took)."""
+    entry K (so an undo to before an earlier undo brings back what that undo took), then its
+    own events, if any (the deadlines it restarted)."""
     after: dict[int, _Kept | None] = {0: None}
     kept: _Kept | None = None
     for step in steps:
-        kept = _Kept(step, kept) if step.undo_to is None else after.get(step.undo_to)
+        if step.undo_to is None:
+            kept = _Kept(step, kept)
+        else:
+            kept = after.get(step.undo_to)
+            if step.events:  # what the undo itself did to what it brought back (deadlines)
+                kept = _Kept(step, kept)
         after[step.seq] = kept
     chain: list[Step] = []
     while kept is not None:

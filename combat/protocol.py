@@ -16,7 +16,7 @@ MAX_BYTES = 8 * 1024
 MAX_LIST = 20
 MAX_COUNT = 10
 ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-KINDS = frozenset({"command", "preview", "add", "undo", "policy", "sync"})
+KINDS = frozenset({"command", "preview", "add", "undo", "policy", "play", "autoplay", "sync"})
 
 
 class BadMessage(ValueError):
@@ -54,7 +54,7 @@ def parse(text: str) -> Message:
     if not isinstance(kind, str) or kind not in KINDS:
         raise BadMessage(f"unknown message type: {str(kind)[:40]!r}")
     message_id = _optional_id(data.get("id"))
-    if kind in ("command", "add", "undo") and message_id is None:
+    if kind in ("command", "add", "undo", "play") and message_id is None:
         raise BadMessage("this message needs an id")
     seq = _optional_int(data.get("seq"), "seq")
     return _by_kind(kind, data, message_id, seq)
@@ -80,7 +80,9 @@ def _by_kind(kind: str, data: dict[str, Any], message_id: str | None, seq: int |
         if to is None:
             raise BadMessage("undo needs to")
         return replace(base, to=to)
-    if kind == "policy":
+    if kind in ("policy", "play", "autoplay"):
+        # policy: how an NPC reacts; play: play its turn now ("" = by the first policy);
+        # autoplay: it plays every turn by this policy ("" = the GM plays it).
         return replace(
             base,
             combatant=_optional_text(data.get("combatant"), "combatant", 64) or "",

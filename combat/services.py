@@ -33,10 +33,19 @@ from combat.access import GM, Refused, Viewer, authorise
 from combat.hub import group_of
 from combat.log import Step, fold
 from combat.models import Encounter, EncounterEntry
-from combat.rules.base import Ruleset, RuleViolation, fill, prompts_of
+from combat.rules.base import Ruleset, RuleViolation, autoplay_of, fill, prompts_of
 from combat.rules.dice import RNG
 from combat.rules.registry import get_ruleset
-from combat.snapshots import LOG_WINDOW, Table, clear_cache, full_log, load_table, replay_state
+from combat.snapshots import (
+    AUTOPLAY,
+    LOG_WINDOW,
+    THIS_TURN,
+    Table,
+    clear_cache,
+    full_log,
+    load_table,
+    replay_state,
+)
 
 # Re-exported: the pages, the sockets and the tests reach the table through this module.
 __all__ = [
@@ -52,7 +61,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-MAX_AUTO_ANSWERS = 12
+MAX_AUTO_STEPS = 64  # automatic answers and NPC moves set off by one command, at most
+RESUME_MINIMUM = 5.0  # seconds an undo leaves at least on a prompt it brings back
 
 _system_rng = random.SystemRandom()
 
@@ -172,11 +182,21 @@ def add_combatants(
 
 
 def undo(
-    encounter_id: int, *, viewer: Viewer, to_seq: int, command_id: str | None = None
+    encounter_id: int,
+    *,
+    viewer: Viewer,
+    to_seq: int,
+    command_id: str | None = None,
+    now: float | None = None,
 ) -> Appended:
-    """GM: take the log back to just after entry `to_seq` (an entry itself; nothing erased)."""
+    """GM: take the log back to just after entry `to_seq` (an entry itself; nothing erased).
+
+    The prompts it brings back get the time they had left when the log moved on from them
+    (`Ruleset.resume`, in the undo's own entry, so a replay agrees), and nothing is answered
+    or played automatically until the next command: the GM undid to change something."""
     if not viewer.is_gm:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    moment = time.time() if now is None else now
     with transaction.atomic():
         encounter = _lock(encounter_id, initial=True)
         duplicate = _duplicate(encounter.pk, command_id)
@@ -184,11 +204,32 @@ def undo(
             return duplicate
         if not 0 <= to_seq < encounter.seq:
             raise Refused("cofnij", _("Nie można cofnąć do tego miejsca."))
+        rules = encounter.rules()
         rows = encounter.entries.filter(seq__lte=to_seq).values_list("seq", "events", "undo_to")
-        state = fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])
-        summary = {"type": "undo", "lines": []}
+        state = fold(rules, encounter.initial, [Step(s, e, u) for s, e, u in rows])
+        paused_at = _entry_time(encounter.pk, to_seq + 1)
+        events = rules.resume(state, paused_at=paused_at, now=moment, minimum=RESUME_MINIMUM)
+        state, lines = _fold_with_lines(rules, state, events)
+        data = [rules.event_to_dict(e) for e in events]
+        summary = {"type": "undo", "lines": lines, "at": moment}
+        # "Zagraj turę" asked for a turn the undo may bring back: the GM decides anew.
+        settings = encounter.npc_policies or {}
+        kept = {k: v for k, v in settings.items() if not k.startswith(THIS_TURN)}
+        if kept != settings:
+            encounter.npc_policies = kept
+            encounter.save(update_fields=["npc_policies", "updated"])
         previous = load_table(encounter_id, encounter.seq)
-        return _commit(encounter, previous, state, viewer, command_id, [], summary, to_seq)
+        return _commit(encounter, previous, state, viewer, command_id, data, summary, to_seq)
+
+
+def _entry_time(encounter_id: int, seq: int) -> float:
+    """When entry `seq` was appended: the moment the log moved on from the state before it
+    (the clock its command ran with; the row's creation time for entries older than that)."""
+    command, created = EncounterEntry.objects.values_list("command", "created").get(
+        encounter_id=encounter_id, seq=seq
+    )
+    at = command.get("at") if isinstance(command, dict) else None
+    return float(at) if isinstance(at, int | float) else created.timestamp()
 
 
 def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy: str) -> None:
@@ -200,20 +241,82 @@ def set_npc_policy(encounter_id: int, *, viewer: Viewer, combatant: str, policy:
         prompts = prompts_of(encounter.rules())
         if prompts is None or policy not in dict(prompts.reaction_policies()):
             raise Refused("polityka", _("Nieznany sposób reagowania."))
-        if combatant not in load_table(encounter_id, encounter.seq).view.seats:
-            raise Refused("postac", _("Nie ma takiej postaci w tym starciu."))
-        encounter.npc_policies = {**encounter.npc_policies, combatant: policy}
-        encounter.save(update_fields=["npc_policies", "updated"])
-        seq = encounter.seq
-
-        def changed() -> None:
-            # The policies are part of the snapshot: drop this seq's cached copy once the
-            # change is visible (not before, or a reload could cache the old one), then push.
-            snapshots.forget(encounter_id, seq)
-            publish(encounter_id, seq, force=True)
-
-        transaction.on_commit(changed, robust=True)
+        _require_seat(encounter, combatant)
+        _save_npc_settings(encounter, {combatant: policy})
     answer_automatic_prompts(encounter_id)
+
+
+def set_autoplay(encounter_id: int, *, viewer: Viewer, combatant: str, policy: str) -> None:
+    """GM: an NPC plays every turn by itself by this policy ("gra sama"; "" = the GM plays
+    it). Each of its steps is an ordinary command in the log; marking it in its own turn
+    plays that turn at once."""
+    if not viewer.is_gm:
+        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    with transaction.atomic():
+        encounter = _lock(encounter_id)
+        autoplay = autoplay_of(encounter.rules())
+        if autoplay is None or (policy and policy not in dict(autoplay.autoplay_policies())):
+            raise Refused("gra_sama", _("Ten system nie gra postaciami sam."))
+        _require_seat(encounter, combatant, npc=True)
+        _save_npc_settings(encounter, {AUTOPLAY + combatant: policy or None})
+    answer_automatic_prompts(encounter_id)
+
+
+def play_turn(
+    encounter_id: int, *, viewer: Viewer, combatant: str, policy: str | None = None
+) -> Appended:
+    """GM: the table plays this NPC's current turn to its end ("Zagraj turę"), each step an
+    ordinary command; when it must wait (a player's prompt) it goes on after the answer."""
+    if not viewer.is_gm:
+        raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
+    with transaction.atomic():
+        encounter = _lock(encounter_id)
+        autoplay = autoplay_of(encounter.rules())
+        if autoplay is None:
+            raise Refused("gra_sama", _("Ten system nie gra postaciami sam."))
+        policies = dict(autoplay.autoplay_policies())
+        chosen = policy or next(iter(policies))
+        if chosen not in policies:
+            raise Refused("gra_sama", _("Nieznany sposób gry."))
+        table = _require_seat(encounter, combatant, npc=True)
+        if table.view.current != combatant or table.view.stage != "running":
+            raise Refused("nie_jego_tura", _("To nie jest tura tej postaci."))
+        settings = encounter.npc_policies or {}
+        marks = {k: None for k in settings if k.startswith(THIS_TURN)}
+        mark = f"{table.view.round}:{chosen}"
+        _save_npc_settings(encounter, {**marks, THIS_TURN + combatant: mark})
+        start = encounter.seq
+    # Waiting for an answer now (nothing played yet) is no refusal: the mark plays on after it.
+    head = answer_automatic_prompts(encounter_id)
+    return Appended(seq=head if head is not None else start, head=head)
+
+
+def _require_seat(encounter: Encounter, combatant: str, *, npc: bool = False) -> Table:
+    """The table at its head, with `combatant` at it (run by the GM, if `npc`)."""
+    table = load_table(encounter.pk, encounter.seq)
+    seat = table.view.seats.get(combatant)
+    if seat is None:
+        raise Refused("postac", _("Nie ma takiej postaci w tym starciu."))
+    if npc and seat.controller is not None:
+        raise Refused("postac_gracza", _("Tą postacią gra gracz."))
+    return table
+
+
+def _save_npc_settings(encounter: Encounter, changes: Mapping[str, str | None]) -> None:
+    """Change the GM's NPC settings (None drops a key) under the row lock; after commit,
+    drop this seq's cached snapshot and push (they live outside the log)."""
+    settings = {**(encounter.npc_policies or {}), **changes}
+    encounter.npc_policies = {k: v for k, v in settings.items() if v is not None}
+    encounter.save(update_fields=["npc_policies", "updated"])
+    pk, seq = encounter.pk, encounter.seq
+
+    def changed() -> None:
+        # The settings are part of the snapshot: drop this seq's cached copy once the change
+        # is visible (not before, or a reload could cache the old one), then push.
+        snapshots.forget(pk, seq)
+        publish(pk, seq, force=True)
+
+    transaction.on_commit(changed, robust=True)
 
 
 def resolve_expired(encounter_id: int, *, now: float | None = None) -> Appended | None:
@@ -240,15 +343,16 @@ def answer_automatic_prompts(
     now: float | None = None,
     seq: int | None = None,
 ) -> int | None:
-    """Answer open prompts of NPCs whose policy is automatic, one entry per answer; the seq
-    the table is left at (None after MAX_AUTO_ANSWERS answers: it may not be the head).
+    """Let the table act for the GM's NPCs, one entry per step: answer their open prompts by
+    their policy, and play the turn of one that plays itself (`Table.playing`). The seq the
+    table is left at (None after MAX_AUTO_STEPS steps: it may not be the head).
 
     `seq`: the entry just appended, whose snapshot is cached (no query on every command)."""
-    for _round in range(MAX_AUTO_ANSWERS):
+    for _round in range(MAX_AUTO_STEPS):
         table = load_table(encounter_id, seq)
         rules = get_ruleset(table.ruleset)
         moment = time.time() if now is None else now
-        command = _automatic_answer(rules, table, moment)
+        command = _automatic_answer(rules, table, moment) or _automatic_move(rules, table, moment)
         if command is None:
             return table.seq
         try:
@@ -274,11 +378,27 @@ def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None
         seat = table.view.seats.get(prompt.actor)
         if seat is None or seat.controller is not None:
             continue
-        policy = table.npc_policies.get(prompt.actor, "ask")
+        policy = table.policy_of(prompt.actor)
         command = prompts.auto_answer(table.state, prompt.id, policy, moment)
         if command is not None:
             return command
     return None
+
+
+def _automatic_move(rules: Ruleset, table: Table, moment: float) -> Any | None:
+    """The next step of the current NPC's turn, when it plays itself."""
+    autoplay = autoplay_of(rules)
+    current = table.view.current
+    if autoplay is None or current is None or table.view.stage != "running":
+        return None
+    seat = table.view.seats.get(current)
+    policy = table.playing(current)
+    if seat is None or seat.controller is not None or policy is None:
+        return None
+    try:
+        return autoplay.autoplay_command(table.state, current, policy, moment)
+    except ValueError:  # a policy the ruleset no longer knows: the GM plays it
+        return None
 
 
 # --- the append path ------------------------------------------------------------------------
@@ -314,7 +434,7 @@ def _append(
                 raise
             state, lines = _fold_with_lines(rules, table.state, events)
             data = [rules.event_to_dict(e) for e in events]
-            command = {**summary, "lines": lines}
+            command = {**summary, "lines": lines, "at": moment}
             return _commit(encounter, table, state, viewer, command_id, data, command)
     except IntegrityError:
         duplicate = _duplicate(encounter_id, command_id)
@@ -460,3 +580,16 @@ def cut_off(*, campaign_id: int, user_id: int) -> None:
     for pk in Encounter.objects.filter(campaign_id=campaign_id).values_list("pk", flat=True):
         message = {"type": "table.access", "user": user_id}
         async_to_sync(layer.group_send)(group_of(pk), message)
+
+
+def roster_changed(*, campaign_id: int | None, ruleset: str = "") -> None:
+    """A character or creature of the campaign was created, renamed or removed outside any
+    table: its open tables render again (the GM's add list is read on every render). A shared
+    creature (`campaign_id` None) reaches the open tables of its `ruleset`. Call after commit."""
+    tables = Encounter.objects.exclude(phase=Encounter.Phase.ENDED)
+    if campaign_id is None:
+        tables = tables.filter(ruleset=ruleset)
+    else:
+        tables = tables.filter(campaign_id=campaign_id)
+    for pk, seq in tables.values_list("pk", "seq"):
+        publish(pk, seq, force=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from combat.log import Step, fold, undone
 from combat.models import Encounter, EncounterEntry
-from combat.rules.base import TableView
+from combat.rules.base import TableView, prompts_of
 from combat.rules.registry import get_ruleset
 
 LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
@@ -31,6 +31,15 @@ class LogEntry:
     lines: Sequence[Mapping[str, Any]]
     undo_to: int | None
     undone: bool
+
+
+# The GM's settings of NPCs outside the log, in `Encounter.npc_policies` by key: a combatant id
+# holds its reaction policy; "play:<id>" the policy it plays its own turns with ("gra sama");
+# "turn:<id>" the round whose turn of its the GM asked the table to play ("Zagraj turę").
+# Combatant ids never hold ":". One flat mapping of text, so a snapshot's settings compare and
+# key a cache as they are.
+AUTOPLAY = "play:"
+THIS_TURN = "turn:"
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,34 @@ class Table:
     def view(self) -> TableView:
         """The ruleset's neutral view of the state, worked out once per snapshot."""
         return get_ruleset(self.ruleset).table_view(self.state)
+
+    @cached_property
+    def default_policy(self) -> str:
+        """How a GM-run combatant answers its prompts when the GM set nothing for it."""
+        prompts = prompts_of(get_ruleset(self.ruleset))
+        return prompts.default_policy(self.state) if prompts is not None else "ask"
+
+    def policy_of(self, combatant: str) -> str:
+        """The reaction policy in force for a GM-run combatant: its own, or the table's."""
+        return self.npc_policies.get(combatant) or self.default_policy
+
+    @cached_property
+    def autoplay(self) -> Mapping[str, str]:
+        """GM-run combatants that play every turn by themselves -> the policy they play by."""
+        return {
+            key.removeprefix(AUTOPLAY): policy
+            for key, policy in self.npc_policies.items()
+            if key.startswith(AUTOPLAY)
+        }
+
+    def playing(self, combatant: str) -> str | None:
+        """The policy `combatant` plays its turn by now ("gra sama", or "Zagraj turę" for
+        this round's turn), None when the GM plays it."""
+        if combatant in self.autoplay:
+            return self.autoplay[combatant]
+        once = self.npc_policies.get(THIS_TURN + combatant, "")
+        round_, _sep, policy = once.partition(":")
+        return policy if policy and round_ == str(self.view.round) else None
 
 
 _cache: OrderedDict[tuple[int, int], Table] = OrderedDict()

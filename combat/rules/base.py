@@ -1,11 +1,11 @@
 """The ruleset interface the rest of the app talks to, without naming a game system.
 
 A ruleset describes a character sheet (attributes, skills, equipment, derived values) and runs
-encounters. `Ruleset` is the core every ruleset implements; `Prompts`, `Odds` and `Simulator`
-are capabilities a ruleset may add (`prompts_of(rules)` and the like tell whether it has one), and
-the table shows a capability's UI only where it exists. The table renders the ruleset-neutral
-records defined here (`TableView`, `SeatView`, `RollView`, `OddsView`, …); what only one system
-shows lives in that ruleset's partials, filled by its `*_panel` methods.
+encounters. `Ruleset` is the core every ruleset implements; `Prompts`, `Odds`, `Simulator` and
+`Autoplay` are capabilities a ruleset may add (`prompts_of(rules)` and the like tell whether it
+has one), and the table shows a capability's UI only where it exists. The table renders the
+ruleset-neutral records defined here (`TableView`, `SeatView`, `RollView`, `OddsView`, …); what
+only one system shows lives in that ruleset's partials, filled by its `*_panel` methods.
 
 This module imports nothing of the project at run time: the rulesets import it, and
 `registry` lists them.
@@ -313,7 +313,8 @@ class PromptView:
 
 
 class SimulationSummary(Protocol):
-    """What a ruleset's encounter simulator reports: win share per side, draws, mean rounds."""
+    """What a ruleset's encounter simulator reports: win share per side, draws, mean rounds,
+    survivors per side and each combatant's chance to drop."""
 
     @property
     def runs(self) -> int: ...
@@ -326,6 +327,16 @@ class SimulationSummary(Protocol):
 
     @property
     def mean_rounds(self) -> float: ...
+
+    @property
+    def survivors(self) -> Mapping[str, float]:
+        """Side → mean number of its combatants still standing at the end."""
+        ...
+
+    @property
+    def drops(self) -> Mapping[str, float]:
+        """Combatant id → share of the fights in which it dropped (unconscious or dead)."""
+        ...
 
 
 class Ruleset(Protocol):
@@ -427,6 +438,13 @@ class Ruleset(Protocol):
         """The command that resolves everything whose deadline passed at `now`."""
         ...
 
+    def resume(self, state: Any, *, paused_at: float, now: float, minimum: float) -> list[Any]:
+        """Events that restart the deadlines of a state an undo brought back: each gets the
+        time it had left at `paused_at` (when the log moved on from this state), at least
+        `minimum` seconds, counted from `now` (none when nothing waits). The undo's entry
+        holds them, so a replay gives the same deadlines."""
+        ...
+
     # --- the live table -----------------------------------------------------------------------
 
     def table_view(self, state: Any) -> TableView:
@@ -484,6 +502,10 @@ class Prompts(Protocol):
         the automatic ones."""
         ...
 
+    def default_policy(self, state: Any) -> str:
+        """The policy of a GM-run combatant the GM set none for (a table setting, or "ask")."""
+        ...
+
     def auto_answer(self, state: Any, prompt_id: str, policy: str, now: float) -> Any | None:
         """The command an automatic policy gives for an open prompt; None for "ask" (or when
         the prompt is no longer open). ValueError for an unknown policy."""
@@ -525,6 +547,22 @@ class Simulator(Protocol):
         ...
 
 
+@runtime_checkable
+class Autoplay(Protocol):
+    """GM-run combatants that play their own turn, one ordinary command at a time (each one
+    logged and undone like the GM's own)."""
+
+    def autoplay_policies(self) -> list[tuple[str, str]]:
+        """How a combatant may play itself (key, Polish label), the default first."""
+        ...
+
+    def autoplay_command(self, state: Any, actor_id: str, policy: str, now: float) -> Any | None:
+        """The next command of `actor_id`'s turn by this policy, one the rules allow now
+        (ending the turn when nothing else is left); None when it is not its turn or it must
+        wait (an open prompt). ValueError for an unknown policy."""
+        ...
+
+
 def prompts_of(rules: object) -> Prompts | None:
     """`rules` as a ruleset with reaction prompts, or None without them."""
     return rules if isinstance(rules, Prompts) else None
@@ -538,3 +576,8 @@ def odds_of(rules: object) -> Odds | None:
 def simulator_of(rules: object) -> Simulator | None:
     """`rules` as a ruleset with an encounter simulator, or None without one."""
     return rules if isinstance(rules, Simulator) else None
+
+
+def autoplay_of(rules: object) -> Autoplay | None:
+    """`rules` as a ruleset whose GM-run combatants can play their own turns, or None."""
+    return rules if isinstance(rules, Autoplay) else None

@@ -163,7 +163,9 @@ class Table:
     def __init__(self, rules: Ruleset, rng: random.Random) -> None:
         self.rules = rules
         self.rng = rng
-        self.state = rules.new_encounter(None, [])
+        # Turns end by the policy's own Koniec tury, as the recorded fight was made before the
+        # table's automatic end of a turn (its default now) existed.
+        self.state = rules.new_encounter({"auto_end_turn": False}, [])
         self.recording = Recording(initial=rules.state_to_dict(self.state))
         self.after: list[Any] = [self.state]  # head state right after entry seq (index)
         self.in_force = [0]  # events in force right after entry seq

@@ -27,6 +27,7 @@ from tests.duel.model import (
     Attack,
     Attacked,
     Command,
+    DeadlineMoved,
     Duel,
     EndFight,
     EndTurn,
@@ -329,6 +330,8 @@ def evolve(state: Duel, event: Event) -> Duel:
         case LifeSet():
             target = state.fighters[event.target]
             return _with(state, _replace(target, damage=target.zycie - event.life))
+        case DeadlineMoved() if state.prompt is not None and state.prompt.id == event.prompt:
+            return _replace(state, prompt=_replace(state.prompt, deadline=event.deadline))
     raise ValueError(f"unknown event: {event!r}")
 
 
@@ -356,3 +359,12 @@ def _with(state: Duel, fighter: Fighter) -> Duel:
 
 
 _replace = dataclasses.replace
+
+
+def resume(state: Duel, *, paused_at: float, now: float, minimum: float) -> list[Event]:
+    """The open prompt gets the time it had left at `paused_at` (at least `minimum`)."""
+    prompt = state.prompt
+    if prompt is None:
+        return []
+    left = max(prompt.deadline - paused_at, minimum)
+    return [DeadlineMoved(prompt=prompt.id, deadline=now + left)]

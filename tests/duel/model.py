@@ -321,6 +321,15 @@ class LifeSet(Event):
     life: int
 
 
+@dataclass(frozen=True)
+class DeadlineMoved(Event):
+    """An undo brought the prompt back: it gets the time it had left, from now."""
+
+    type_key: ClassVar[str] = "deadline_moved"
+    prompt: str
+    deadline: float
+
+
 COMMANDS: dict[str, type[Command]] = {
     c.type_key: c
     for c in (
@@ -350,6 +359,7 @@ EVENTS: dict[str, type[Event]] = {
         HiddenSet,
         StatsRevealed,
         LifeSet,
+        DeadlineMoved,
     )
 }
 

@@ -123,6 +123,9 @@ class DuelRuleset:
     def expire_command(self, now: float) -> ResolveExpired:
         return ResolveExpired(now=now)
 
+    def resume(self, state: Duel, *, paused_at: float, now: float, minimum: float) -> list[Event]:
+        return engine.resume(state, paused_at=paused_at, now=now, minimum=minimum)
+
     def condition_choices(self) -> list[tuple[str, str]]:
         return []  # a duel has no conditions
 
@@ -159,6 +162,9 @@ class DuelRuleset:
 
     def reaction_policies(self) -> list[tuple[str, str]]:
         return list(table.POLICIES)
+
+    def default_policy(self, state: Duel) -> str:
+        return "ask"  # a duel has no table setting for it: the GM answers by hand
 
     def auto_answer(self, state: Duel, prompt_id: str, policy: str, now: float) -> Command | None:
         return table.auto_answer(state, prompt_id, policy, now)

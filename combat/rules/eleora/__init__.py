@@ -19,8 +19,8 @@ from combat.rules.base import (
     gettext_noop,
 )
 from combat.rules.dice import RNG, pool_size
+from combat.rules.eleora import autoplay, engine, narrate, prompts, simulate, table
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora import engine, narrate, prompts, simulate, table
 from combat.rules.eleora.commands import (
     Command,
     DeclareAttack,
@@ -181,6 +181,11 @@ class EleoraRuleset:
     def expire_command(self, now: float) -> ResolveExpired:
         return ResolveExpired(now=now)
 
+    def resume(
+        self, state: EncounterState, *, paused_at: float, now: float, minimum: float
+    ) -> list[Event]:
+        return prompts.resume(state, paused_at=paused_at, now=now, minimum=minimum)
+
     def gm_judged_fields(self, command: Command) -> list[str]:
         """Fields of a command only the GM may set (a difficulty, a fall, cover), when set."""
         fields = {f.name: f for f in dataclasses.fields(command)}
@@ -250,9 +255,12 @@ class EleoraRuleset:
         return table.prompt_panel(state, prompt_id)
 
     def preview_odds(self, state: EncounterState, command: Command) -> OddsView:
-        """The odds of an attack about to be declared, per defender option."""
+        """The odds of an attack about to be declared, per defender option; RuleViolation,
+        as the command would get, for one the rules refuse."""
         if not isinstance(command, DeclareAttack):
             raise RuleViolation("podglad", gettext_noop("Szanse można policzyć tylko dla ataku."))
+        # The command's own checks, as declaring it would run them (the dice are dropped).
+        engine.decide(state, command, simulate.SeededRNG(0))
         return table.odds_view(self.attack_odds(state, command), command.target, prompt=False)
 
     def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
@@ -272,6 +280,10 @@ class EleoraRuleset:
     def reaction_policies(self) -> list[tuple[str, str]]:
         return [("ask", gettext_noop("Pytaj MG")), *self.simulation_policies()]
 
+    def default_policy(self, state: EncounterState) -> str:
+        """The table's setting for GM-run characters the GM set no policy for."""
+        return state.settings.npc_default_policy
+
     def auto_answer(
         self, state: EncounterState, prompt_id: str, policy: str, now: float
     ) -> Command | None:
@@ -282,6 +294,16 @@ class EleoraRuleset:
             return None
         defence = cast(prompts.Defence, policy)
         return prompts.auto_answer(state, prompt, defence, opportunity=True, now=now)
+
+    # --- Autoplay -------------------------------------------------------------------------
+
+    def autoplay_policies(self) -> list[tuple[str, str]]:
+        return list(autoplay.POLICIES)
+
+    def autoplay_command(
+        self, state: EncounterState, actor_id: str, policy: str, now: float
+    ) -> Command | None:
+        return autoplay.next_command(state, actor_id, policy, now)
 
     def open_prompts(self, state: EncounterState) -> list[PromptView]:
         return prompts.open_prompts(state)

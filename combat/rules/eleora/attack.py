@@ -72,7 +72,7 @@ def weapon_profile(attacker: Combatant, key: str, *, thrown: bool = False) -> We
     if thrown and not (weapon.thrown or weapon.ranged):
         raise RuleViolation(
             "rzut",
-            gettext_noop("„%(name)s” nie jest bronią do rzucania."),
+            gettext_noop("Broni „%(name)s” nie można rzucać."),
             weapon=key,
             name=weapon.name,
         )
@@ -205,7 +205,7 @@ def _check_ranged(attacker: Combatant, profile: WeaponProfile) -> None:
     if profile.key in attacker.unloaded:
         raise RuleViolation(
             "nienaladowana",
-            gettext_noop("„%(name)s” nie jest naładowana: potrzebne Przeładowanie."),
+            gettext_noop("Broń „%(name)s” nie jest naładowana: potrzebne Przeładowanie."),
             name=profile.label,
         )
 

@@ -397,6 +397,15 @@ class PromptClosed(Event):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
+class DeadlinesMoved(Event):
+    """Open prompts get new deadlines (an undo brought them back: the time they had left)."""
+
+    type_key: ClassVar[str] = "deadlines_moved"
+    deadlines: Mapping[str, float]  # prompt id -> its new deadline (epoch seconds)
+
+
+@_register
+@dataclass(frozen=True, kw_only=True)
 class GMRolled(Event):
     type_key: ClassVar[str] = "gm_rolled"
     label: str

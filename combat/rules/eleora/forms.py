@@ -190,6 +190,32 @@ ACTIONS = SettingsGroup(
         ),
     ),
 )
+# How a GM-run character answers its prompts (the labels of EleoraRuleset.reaction_policies).
+NPC_POLICY_CHOICES = (
+    ("ask", gettext_noop("Pytaj MG")),
+    ("lepsza", gettext_noop("Parowanie z tarczą, inaczej Unik")),
+    ("unik", gettext_noop("zawsze Unik")),
+    ("parowanie", gettext_noop("zawsze Parowanie")),
+    ("brak", gettext_noop("bez reakcji")),
+)
+LIVE_TABLE = SettingsGroup(
+    gettext_noop("Stół na żywo"),
+    (
+        S(
+            "npc_default_policy",
+            gettext_noop("Reakcje BN (domyślnie)"),
+            gettext_noop(
+                "Jak postacie Mistrza Gry odpowiadają na ataki, gdy nie ustawiono inaczej."
+            ),
+            choices=NPC_POLICY_CHOICES,
+        ),
+        S(
+            "auto_end_turn",
+            gettext_noop("Tura kończy się sama"),
+            gettext_noop("Gdy nie zostały żadne akcje i nikt nie musi odpowiedzieć."),
+        ),
+    ),
+)
 WEAPON_DEFAULTS = SettingsGroup(
     gettext_noop("Broń i tarcze (domyślne)"),
     (
@@ -263,6 +289,7 @@ SETTINGS_GROUPS = (
     DICE,
     HEALTH,
     ACTIONS,
+    LIVE_TABLE,
     WEAPON_DEFAULTS,
     DICE_MODIFIERS,
     ATTRIBUTES_IN_TESTS,

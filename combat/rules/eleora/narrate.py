@@ -34,6 +34,7 @@ from combat.rules.eleora.events import (
     ConditionRemoved,
     ConditionSpent,
     ConditionTicked,
+    DeadlinesMoved,
     DifficultyLowered,
     EnvironmentChanged,
     Event,
@@ -73,6 +74,7 @@ SILENT: frozenset[type[Event]] = frozenset(
     {
         ActionSpent,  # each action is told by the event that follows (Atak, Ruch, …)
         TurnEnded,  # the next "Tura: …" line says it
+        DeadlinesMoved,  # the undo that moves them is told by the table
     }
 )
 

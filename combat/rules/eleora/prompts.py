@@ -30,6 +30,7 @@ from combat.rules.eleora.commands import (
     Special,
 )
 from combat.rules.eleora.engine.common import reaction_refusal
+from combat.rules.eleora.events import DeadlinesMoved, Event
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack, Prompt
 
@@ -282,3 +283,10 @@ def declared_attack(attack: PendingAttack) -> DeclareAttack:
         special=cast(Special | None, attack.special),
         flat=attack.flat,
     )
+
+
+def resume(state: EncounterState, *, paused_at: float, now: float, minimum: float) -> list[Event]:
+    """An undo brought this state back: each open prompt gets the time it had left at
+    `paused_at` (at least `minimum` seconds), counted from `now`."""
+    deadlines = {p.id: now + max(p.deadline - paused_at, minimum) for p in state.prompts}
+    return [DeadlinesMoved(deadlines=deadlines)] if deadlines else []

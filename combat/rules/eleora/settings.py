@@ -15,6 +15,10 @@ PrzebiciaMode = Literal["margin", "margin_minus_one"]
 NaturalHealMode = Literal["test", "flat2"]
 
 
+# How a GM-run character may answer its prompts at the live table: the GM by hand, or a
+# defence of the simulator's (prompts.Defence).
+NPC_POLICIES = ("ask", "lepsza", "unik", "parowanie", "brak")
+
 # The seven attributes (sheet.py holds their labels; it imports this module, not the reverse).
 ATTRIBUTE_KEYS = ("sila", "krzepa", "zrecznosc", "intuicja", "intelekt", "charyzma", "wola")
 ATTRIBUTE_SUFFIXES = ("_attribute_wrecz", "_attribute_lekka", "_attribute_ciezka") + tuple(
@@ -115,6 +119,12 @@ class TableSettings:
     dazed_turns: int = 1
     # Live table: seconds a player has to answer a reaction prompt.
     reaction_timeout_s: int = 15
+    # Live table: how a GM-run character answers its prompts when the GM set nothing for it
+    # ("ask": the GM answers by hand; else a policy of `NPC_POLICIES`).
+    npc_default_policy: str = "lepsza"
+    # Live table: a turn ends by itself when nothing is left to do in it (no action left and
+    # no prompt open), in the same log entry as the command that spent the last action.
+    auto_end_turn: bool = True
     # Live table: players see a GM-run character's wound level, not its Zdrowie (the document
     # has no such levels). Percent of Zdrowie left above which it is Draśnięcia, Rany, Ciężkie
     # rany; at or below the last, Ledwo żyje. Undamaged is always Bez ran.
@@ -184,6 +194,8 @@ class TableSettings:
             raise ValueError("darkness_penalties needs three levels")
         if self.attribute_min > self.attribute_max or self.skill_min > self.skill_max:
             raise ValueError("a minimum is above its maximum")
+        if self.npc_default_policy not in NPC_POLICIES:
+            raise ValueError(f"npc_default_policy must be one of {', '.join(NPC_POLICIES)}")
         if not 3 <= self.reaction_timeout_s <= 600:
             raise ValueError("reaction_timeout_s must be between 3 and 600 seconds")
         _check_wound_thresholds(self.wound_thresholds)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from combat.rules.base import RuleViolation
@@ -70,12 +70,16 @@ class Policy:
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """Win rate per side (draws when nobody stands or time runs out) and mean rounds."""
+    """Win rate per side (draws when nobody stands or time runs out), mean rounds, the mean
+    number of each side's combatants still standing at the end, and each combatant's share
+    of fights in which it dropped (unconscious or dead)."""
 
     runs: int
     wins: Mapping[str, float]
     draws: float
     mean_rounds: float
+    survivors: Mapping[str, float] = field(default_factory=dict)
+    drops: Mapping[str, float] = field(default_factory=dict)
 
 
 def simulate(
@@ -91,14 +95,23 @@ def simulate(
         raise ValueError("at least one run")
     rng = rng or SeededRNG(seed)
     winners: Counter[str] = Counter()
+    standing_by_side: Counter[str] = Counter()
+    dropped: Counter[str] = Counter()
     rounds = 0
     for _ in range(runs):
         final = play(initial, rng, policy, max_rounds)
         standing = standing_sides(final)
         winners[standing[0] if len(standing) == 1 else ""] += 1
         rounds += final.round
+        for c in final.combatants.values():
+            if c.status == "active":
+                standing_by_side[c.side] += 1
+            else:
+                dropped[c.id] += 1
     wins = {side: winners[side] / runs for side in initial.sides}
-    return SimulationResult(runs, wins, winners[""] / runs, rounds / runs)
+    survivors = {side: standing_by_side[side] / runs for side in initial.sides}
+    drops = {cid: dropped[cid] / runs for cid in initial.combatants}
+    return SimulationResult(runs, wins, winners[""] / runs, rounds / runs, survivors, drops)
 
 
 def play(
@@ -130,6 +143,12 @@ def next_command(state: EncounterState, policy: Policy, now: float = 0.0) -> Com
     """What the policy does next: answer the first open prompt, else act for the current one."""
     if state.prompts:
         return auto_answer(state, state.prompts[0], policy.defence, policy.opportunity, now)
+    return turn_command(state, policy, now)
+
+
+def turn_command(state: EncounterState, policy: Policy, now: float = 0.0) -> Command:
+    """What the current character does next in its turn: attack the chosen enemy with its
+    best weapon (reloading or stepping closer first when it must), else end the turn."""
     current = state.get(state.current or "")
     if current.actions_left <= 0:
         return EndTurn(actor=current.id, now=now)

@@ -107,18 +107,21 @@ def _status_label(c: Combatant) -> str:
 
 def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) -> dict[str, Any]:
     """Before the fight: whether this character's Inicjatywa is rolled. In its turn: every
-    action with why it is not available, and what the forms offer (targets, weapons)."""
+    action with why it is not available, and what the forms offer (targets, and `weapons`:
+    each with whether it may attack now and why not, `queries.weapon_choices`)."""
     actor = state.get(actor_id)
     if state.phase == "setup":
         return {"setup": True, "actor": actor, "rolled": bool(actor.setup_roll)}
     others = [state.combatants[cid] for cid in state.combatants if cid in visible]
     targets = [t for t in others if t.id != actor.id]
+    enemies = [t for t in targets if t.side != actor.side]
     return {
         "setup": False,
         "actor": actor,
         "actions": [a for a in queries.legal_actions(state, actor_id) if not a.reaction],
         "targets": targets,
-        "enemies": [t for t in targets if t.side != actor.side],
+        "enemies": enemies,
+        "weapons": queries.weapon_choices(state, actor_id, enemies),
     }
 
 

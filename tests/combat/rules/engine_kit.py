@@ -83,9 +83,14 @@ def make_combatant(
     return replace(c, **changes)
 
 
+# The rules tests play a turn's actions out and end it by hand: the live table's automatic
+# end of a turn (`auto_end_turn`, on by default) is off unless a test turns it on.
+KIT_SETTINGS = TableSettings(auto_end_turn=False)
+
+
 def make_state(*combatants: Combatant, settings: TableSettings | None = None) -> EncounterState:
     return EncounterState(
-        settings=settings or TableSettings(), combatants={c.id: c for c in combatants}
+        settings=settings or KIT_SETTINGS, combatants={c.id: c for c in combatants}
     )
 
 

@@ -131,7 +131,7 @@ def test_brak_akcji_message_for_other_action_counts() -> None:
     state = make_state(
         make_combatant("ala"),
         make_combatant("wilk", "foes"),
-        settings=TableSettings(actions_per_turn=3),
+        settings=TableSettings(actions_per_turn=3, auto_end_turn=False),
     )
     state = begin(state, ["ala", "wilk"])
     for _ in range(3):

@@ -157,3 +157,17 @@ def test_a_refused_policy_move_passes_the_turn() -> None:
     state = begin(make_state(berserk, *wolves(1, positions=True)), ["ala", "wilk0"])
     final = play(state, SeededRNG(3), max_rounds=1)
     assert final.round >= 1  # the walk (not a Szarża) was refused; the GM moved the fight on
+
+
+def test_it_reports_survivors_per_side_and_each_combatants_chance_to_drop() -> None:
+    initial = make_state(*party(), *wolves(3))
+    result = simulate(initial, 200, seed=7)
+    assert set(result.drops) == set(initial.combatants)
+    assert all(0.0 <= share <= 1.0 for share in result.drops.values())
+    fighters = Counter(c.side for c in initial.combatants.values())
+    for side, mean in result.survivors.items():
+        assert 0.0 <= mean <= fighters[side]
+    # Each fight ends with its combatants either standing or dropped: the two add up.
+    standing = sum(result.survivors.values())
+    dropped = sum(result.drops.values())
+    assert math.isclose(standing + dropped, len(initial.combatants))

@@ -3,7 +3,8 @@
 `decide` is pure: it reads the state, rolls through the injected RNG and returns the events
 (every die inside them), or raises `RuleViolation` with a reason a player can read. After the
 command's own events it adds what follows from them: maiming rolls, Atak okazyjny offers,
-prompts closed for characters who dropped, and the next turn when the acting one is out.
+prompts closed for characters who dropped, and the next turn when the acting one is out (or,
+with the table's `auto_end_turn`, has nothing left to do: no action and no prompt open).
 """
 
 from __future__ import annotations
@@ -244,7 +245,7 @@ def follow_up(state: EncounterState, events: Iterable[Event], now: float, rng: R
         _roll_maiming(batch, rng)
         _offer_opportunities(batch, fresh, now)
         _drop_prompts_of_fallen(batch, rng)
-        if turns.needs_auto_advance(batch.state):
+        if turns.needs_auto_advance(batch.state) or turns.turn_is_spent(batch.state):
             turns.advance(batch)
         fresh = batch.events[start:]
         if not fresh:

@@ -126,12 +126,12 @@ def reload(state: EncounterState, cmd: Reload) -> list[Event]:
     if weapon.reload_actions <= 0:
         raise RuleViolation(
             "przeladowanie",
-            gettext_noop("„%(weapon)s” nie wymaga przeładowania."),
+            gettext_noop("Broń „%(weapon)s” nie wymaga przeładowania."),
             weapon=weapon.name,
         )
     if weapon.name not in c.unloaded:
         raise RuleViolation(
-            "naladowana", gettext_noop("„%(weapon)s” jest już naładowana."), weapon=weapon.name
+            "naladowana", gettext_noop("Broń „%(weapon)s” jest już naładowana."), weapon=weapon.name
         )
     progress = c.reload_progress.get(weapon.name, 0) + 1
     return [

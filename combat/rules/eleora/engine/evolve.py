@@ -26,6 +26,7 @@ from combat.rules.eleora.events import (
     ConditionRemoved,
     ConditionSpent,
     ConditionTicked,
+    DeadlinesMoved,
     DifficultyLowered,
     EnvironmentChanged,
     Event,
@@ -198,6 +199,12 @@ def _evolve_attack(state: EncounterState, event: Event) -> EncounterState:
             return replace(state, prompts=(*state.prompts, prompt), next_id=state.next_id + 1)
         case PromptClosed(prompt=prompt_id):
             return replace(state, prompts=tuple(p for p in state.prompts if p.id != prompt_id))
+        case DeadlinesMoved(deadlines=deadlines):
+            moved = tuple(
+                replace(p, deadline=deadlines[p.id]) if p.id in deadlines else p
+                for p in state.prompts
+            )
+            return replace(state, prompts=moved)
         case _:
             return _evolve_gm(state, event)
 

@@ -41,7 +41,7 @@ _NEEDS_TARGET_CONDITION = {
 _WITHOUT_CONDITION = {
     "podpalenie": gettext_noop("%(name)s nie płonie."),
     "krwawienie": gettext_noop("%(name)s nie krwawi."),
-    "powalenie": gettext_noop("%(name)s nie jest Powalona."),
+    "powalenie": gettext_noop("Postać %(name)s nie jest Powalona."),
 }
 
 
@@ -111,7 +111,7 @@ def _first_aid(batch: Batch, rng: RNG, medic: Combatant, target: Combatant, hero
         why = (
             gettext_noop("Pierwsza pomoc: %(name)s już otrzymała pierwszą pomoc.")
             if earlier
-            else gettext_noop("Pierwsza pomoc: %(name)s nie rzucała na Okaleczenie.")
+            else gettext_noop("Pierwsza pomoc: postać %(name)s nie rzucała na Okaleczenie.")
         )
         raise RuleViolation("pierwsza_pomoc", why, name=target.name)
     pool = skill_pool(batch.state, medic, "medycyna", heroism=heroism)

@@ -13,9 +13,11 @@ from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, odds
 from combat.rules.eleora.attack import (
     NO_DAMAGE_SPECIALS,
+    check_attack,
     damage_base,
     defence_modifiers,
     shield_or_one,
+    weapon_profile,
 )
 from combat.rules.eleora.commands import AcceptOpportunity, DeclareAttack, Reaction
 from combat.rules.eleora.engine.attacks import pending_attack
@@ -26,7 +28,7 @@ from combat.rules.eleora.engine.common import (
 )
 from combat.rules.eleora.prompts import NO_REACTION, REACTIONS, best_weapon, prompt_options
 from combat.rules.eleora.sheet import derive
-from combat.rules.eleora.state import Combatant, EncounterState, PendingAttack
+from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack
 from combat.rules.records import replace
 
 Probe = Callable[[EncounterState, Combatant], None]
@@ -216,6 +218,53 @@ def _reactions(state: EncounterState, c: Combatant) -> list[LegalAction]:
         else:
             result.append(refused(key, label, why_not, reaction=True))
     return result
+
+
+UNARMED_LABEL = gettext_noop("bez broni")
+
+
+def weapon_choices(
+    state: EncounterState, actor_id: str, targets: list[Combatant]
+) -> list[dict[str, Any]]:
+    """Each weapon of the attack form (the sheet's, then bare hands) with whether an Atak with
+    it is allowed now against any of `targets`, and why not (in hand, loaded, not used this
+    turn, in reach): `reason` is the Polish text of the msgid `reason_template` filled from
+    `reason_params`, as for `LegalAction`. Whether an action is left is said once, not here."""
+    c = state.get(actor_id)
+    weapons = [(w.name, w.name, "", w.damage) for w in c.sheet.weapons]
+    weapons.append((UNARMED, UNARMED_LABEL, UNARMED_LABEL, derive(c.sheet).unarmed_damage))
+    result = []
+    for key, name, name_template, damage in weapons:
+        refusal = _weapon_refusal(state, c, key, targets)
+        result.append(
+            {
+                "key": key,
+                "name": name,
+                "name_template": name_template,
+                "damage": damage,
+                "available": refusal is None,
+                "reason": "" if refusal is None else refusal.message,
+                "reason_template": "" if refusal is None else refusal.template,
+                "reason_params": {} if refusal is None else dict(refusal.params),
+            }
+        )
+    return result
+
+
+def _weapon_refusal(
+    state: EncounterState, c: Combatant, key: str, targets: list[Combatant]
+) -> RuleViolation | None:
+    """Why an Atak with this weapon is refused against every target (the first reason), or
+    None when some target may be attacked with it."""
+    first: RuleViolation | None = None
+    for target in [t for t in targets if t.id != c.id]:
+        try:
+            check_attack(state, c, target, weapon_profile(c, key), None)
+        except RuleViolation as refusal:
+            first = first or refusal
+            continue
+        return None
+    return first or RuleViolation("brak_celu", gettext_noop("Nie ma kogo zaatakować."))
 
 
 def attack_odds(state: EncounterState, cmd: DeclareAttack) -> odds.AttackOdds:

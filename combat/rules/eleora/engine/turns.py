@@ -200,3 +200,13 @@ def needs_auto_advance(state: EncounterState) -> bool:
     return any(can_act(c) for c in state.combatants.values()) or not any(
         c.conscious for c in state.combatants.values()
     )
+
+
+def turn_is_spent(state: EncounterState) -> bool:
+    """Auto end of turn (the table's `auto_end_turn`): the current character has no action
+    left and nothing waits (no prompt, no attack), so its turn has nothing left in it."""
+    if not state.settings.auto_end_turn or state.phase not in ACTIVE_PHASES:
+        return False
+    if state.prompts or state.attacks or state.current is None:
+        return False
+    return state.get(state.current).actions_left <= 0

@@ -4,7 +4,8 @@ and the texts the rules made shown in the viewer's language."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
@@ -14,7 +15,7 @@ from django.utils.translation import get_language, gettext_lazy
 
 from combat.fragments import engine_text, memo
 from combat.roster import OPPONENTS, PARTY
-from combat.rules.base import Badge
+from combat.rules.base import Badge, LegalAction, OddsOption
 
 register = template.Library()
 
@@ -112,3 +113,31 @@ SIDE_LABELS = {PARTY: gettext_lazy("Drużyna"), OPPONENTS: gettext_lazy("Przeciw
 def side_label(side: str) -> str:
     """The default sides' names; a side the GM typed is shown as typed."""
     return str(SIDE_LABELS.get(side, side))
+
+
+@register.filter
+def best_answer(odds: Mapping[str, OddsOption] | None) -> str | None:
+    """The key of the answer with the lowest expected damage (then the lowest headline
+    chance); None without odds or when every answer comes out the same."""
+    ranked = sorted(
+        (
+            o.expected_damage if o.expected_damage is not None else float("inf"),
+            o.headline.probability if o.headline else 1.0,
+            key,
+        )
+        for key, o in (odds or {}).items()
+    )
+    if not ranked or ranked[0][:2] == ranked[-1][:2]:
+        return None
+    return ranked[0][2]
+
+
+@register.filter
+def shared_reason(actions: Sequence[LegalAction]) -> LegalAction | None:
+    """An unavailable action whose reason at least one other shares, the most common one:
+    the turn panel says it once above the buttons instead of under each."""
+    counts = Counter(a.reason for a in actions if not a.available and a.reason)
+    if not counts or counts.most_common(1)[0][1] < 2:
+        return None
+    reason = counts.most_common(1)[0][0]
+    return next(a for a in actions if not a.available and a.reason == reason)

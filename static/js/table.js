@@ -11,12 +11,14 @@
   const announcer = document.getElementById("table-announce");
   const text = (key) => root.dataset["text" + key.charAt(0).toUpperCase() + key.slice(1)] || "";
   const MAX_DELAY = 4000;
+  const ALERTS_KEY = "eleora.alerts"; // "on": beep and vibrate when a prompt opens for me
 
   let socket = null;
   let seq = parseInt(root.dataset.seq, 10) || 0;
   let skew = 0; // server clock minus ours, in ms
   let attempt = 0;
   const announced = new Set();
+  const senders = new Map(); // message id -> the form that sent it (its refusal goes there)
   window.eleoraSwaps = []; // {seq, at}: when each push was swapped in (latency checks)
 
   function setBadge(state) {
@@ -42,9 +44,14 @@
 
   function receive(msg) {
     if (msg.t === "error") {
-      showError(msg.message);
+      showError(msg.message, senders.get(msg.id));
+      senders.delete(msg.id);
       releaseForms();
       return;
+    }
+    if (msg.ack) { // our command is in the log: its earlier refusal is old news
+      senders.delete(msg.ack);
+      hideToast();
     }
     if (msg.t !== "swap") return;
     if (typeof msg.seq === "number") {
@@ -55,11 +62,12 @@
     }
     if (msg.html) { // a push names only the regions that changed (none: just the seq)
       const open = [...document.querySelectorAll("details[open][id]")].map((d) => d.id);
+      const focused = focusPlace();
       htmx.swap(document.body, msg.html, { swapStyle: "none" });
       open.forEach((id) => { const d = document.getElementById(id); if (d) d.open = true; });
+      restoreFocus(focused);
     }
     if (typeof msg.seq === "number") {
-      hideError();
       renewForms();
       window.eleoraSwaps.push({ seq: msg.seq, at: Date.now() });
       announce();
@@ -81,35 +89,121 @@
     releaseForms();
   }
 
+  // A swap replaces a region's elements: the control that had the focus gets it back (the
+  // same kind, name and text in the nearest element with an id), so a keyboard user is not
+  // thrown to the top of the page.
+  const FOCUSABLE = "button, input, select, textarea, summary, a[href]";
+  const signature = (el) => [el.tagName, el.name || "", el.value || "", el.textContent.trim()].join("|");
+  function focusPlace() {
+    const el = document.activeElement;
+    if (!el || el === document.body || !el.matches(FOCUSABLE)) return null;
+    const holder = el.parentElement && el.parentElement.closest("[id]");
+    return holder ? { id: holder.id, signature: signature(el) } : null;
+  }
+  function restoreFocus(place) {
+    if (!place || (document.activeElement && document.activeElement !== document.body)) return;
+    const holder = document.getElementById(place.id);
+    const el = holder && [...holder.querySelectorAll(FOCUSABLE)]
+      .find((c) => !c.disabled && signature(c) === place.signature);
+    if (el) el.focus({ preventScroll: true });
+  }
+
   function announce() {
     document.querySelectorAll("[data-my-prompt],[data-my-turn]").forEach((el) => {
       const key = el.dataset.myPrompt || el.dataset.myTurn;
       if (announced.has(key)) return;
       announced.add(key);
       announcer.textContent = el.dataset.announce || "";
-      if (el.dataset.myPrompt) alertPlayer();
+      if (el.dataset.myPrompt) {
+        // The prompt is pinned in view (CSS): its first answer takes the focus.
+        const answer = el.querySelector(".prompt-options button:not([disabled])");
+        if (answer) answer.focus({ preventScroll: true });
+        alertPlayer();
+      }
     });
   }
 
-  function alertPlayer() {
-    if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
-    try {
-      const audio = new (window.AudioContext || window.webkitAudioContext)();
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
-      gain.gain.value = 0.08;
-      tone.frequency.value = 660;
-      tone.connect(gain).connect(audio.destination);
-      tone.start();
-      tone.stop(audio.currentTime + 0.15);
-    } catch (e) { /* sound is a nicety; a browser may refuse it before any tap */ }
+  // --- sound and vibration -------------------------------------------------------------
+  // Browsers allow sound and vibration only after a tap on the page: the toggle's tap (and
+  // any later tap while it is on) is that gesture, so a prompt can beep when it opens.
+  const alertsToggle = document.getElementById("alerts-toggle");
+  let audio = null;
+  function alertsOn() {
+    try { return localStorage.getItem(ALERTS_KEY) === "on"; } catch (e) { return false; }
   }
+  function showAlerts() {
+    if (!alertsToggle) return;
+    const on = alertsOn();
+    alertsToggle.setAttribute("aria-pressed", String(on));
+    alertsToggle.querySelector(".alerts-state").textContent = text(on ? "alertsOn" : "alertsOff");
+  }
+  function unlockAudio() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+    } catch (e) { audio = null; /* no WebAudio: vibration alone */ }
+  }
+  function beep() {
+    if (!audio) return;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    gain.gain.value = 0.08;
+    tone.frequency.value = 660;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+  }
+  function alertPlayer() {
+    if (!alertsOn()) return;
+    if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    unlockAudio();
+    beep();
+  }
+  if (alertsToggle) {
+    alertsToggle.addEventListener("click", () => {
+      const on = !alertsOn();
+      try { localStorage.setItem(ALERTS_KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
+      showAlerts();
+      if (on) {
+        unlockAudio();
+        beep();
+        if (navigator.vibrate) navigator.vibrate(60);
+      }
+    });
+    showAlerts();
+  }
+  // After a reload the audio needs a gesture again: the first tap or key on the page.
+  ["pointerdown", "keydown"].forEach((kind) => document.addEventListener(kind, () => {
+    if (alertsOn() && (!audio || audio.state !== "running")) unlockAudio();
+  }, { capture: true, passive: true }));
 
-  function showError(message) {
+  // --- refusals ------------------------------------------------------------------------
+  // Shown in the toast fixed to the viewport (role=alert: announced) and next to the form
+  // that sent the command; a preview's refusal takes the place of its odds.
+  let toastTimer = 0;
+  function showError(message, form) {
     toast.textContent = message;
     toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(hideToast, 8000);
+    if (!form || !form.isConnected) return;
+    const preview = form.querySelector(".odds-preview");
+    if (preview && form.dataset.previewing) {
+      delete form.dataset.previewing;
+      preview.replaceChildren(refusal("p", "odds-refused", message));
+      return;
+    }
+    form.querySelectorAll(".form-error").forEach((el) => el.remove());
+    form.append(refusal("p", "form-error", message));
   }
-  function hideError() { toast.hidden = true; }
+  function refusal(tag, cls, message) {
+    const el = document.createElement(tag);
+    el.className = cls;
+    el.textContent = message;
+    return el;
+  }
+  function hideToast() { toast.hidden = true; }
+  toast.addEventListener("click", hideToast);
 
   // --- forms -> messages ---------------------------------------------------------------
   function fieldValue(el) {
@@ -142,7 +236,8 @@
       else msg[el.name] = value;
     }
     if (Object.keys(command).length) msg.command = command;
-    if (form.dataset.cid && msg.type !== "preview") msg.id = form.dataset.cid;
+    // A preview's id is only for its refusal to find the form (a command's id stays unused).
+    if (form.dataset.cid) msg.id = (msg.type === "preview" ? "p." : "") + form.dataset.cid;
     msg.seq = seq;
     return msg;
   }
@@ -152,10 +247,16 @@
     if (!form) return;
     e.preventDefault();
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      showError(text("noconn"));
+      showError(text("noconn"), form);
       return;
     }
     const msg = collect(form, e.submitter);
+    form.querySelectorAll(".form-error").forEach((el) => el.remove());
+    hideToast();
+    if (senders.size > 100) senders.clear(); // answers lost with a socket never come
+    if (msg.id) senders.set(msg.id, form);
+    if (msg.type === "preview") form.dataset.previewing = "1";
+    else delete form.dataset.previewing;
     socket.send(JSON.stringify(msg));
     if (msg.type !== "preview" && msg.type !== "policy") {
       form.setAttribute("aria-busy", "true");
@@ -176,17 +277,20 @@
     const now = Date.now() + skew;
     document.querySelectorAll(".countdown[data-deadline]").forEach((el) => {
       const deadline = parseFloat(el.dataset.deadline) * 1000;
-      if (!totals.has(deadline)) {
-        totals.set(deadline, Math.max(1, deadline - parseFloat(el.dataset.serverNow) * 1000));
+      if (!totals.has(deadline)) { // a compact countdown has no server time: from now on
+        const from = el.dataset.serverNow ? parseFloat(el.dataset.serverNow) * 1000 : now;
+        totals.set(deadline, Math.max(1, deadline - from));
       }
       const total = totals.get(deadline);
       const left = Math.max(0, deadline - now);
       el.querySelector(".countdown-text").textContent =
         left > 0 ? Math.ceil(left / 1000) + " s" : text("expired");
-      el.querySelector(".countdown-fill").style.width = (100 * left / total).toFixed(1) + "%";
+      const fill = el.querySelector(".countdown-fill");
+      if (fill) fill.style.width = (100 * left / total).toFixed(1) + "%";
     });
   }
   setInterval(tick, 250);
+  tick();
   renewForms();
 
   // A heartbeat with our seq: the server re-joins us to the table's group (a restarted Redis

@@ -343,7 +343,9 @@ def parry_in_time(t: Table, target: str) -> None:
     assert 0 < left <= DEFAULT_TIMEOUT_S
     # The exact odds of every answer, "no reaction" included, on the answer buttons.
     chips = prompt.locator(".odds-chip")
-    expect(chips.first).to_have_text(re.compile(r"trafia \d{1,3}% · śr\. obrażenia \d+,\d"))
+    expect(chips.first).to_have_text(
+        re.compile(r"szansa, że cię trafi \d{1,3}% · śr\. \d+,\d obr\.")
+    )
     assert chips.count() == prompt.locator("button").count() >= 2
     parry = prompt.get_by_role("button", name=re.compile(r"^Parowanie(?! i Unik)"))
     expect(parry).to_be_enabled()

@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/eleora
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: run test lint types services test-deps bench bench-short messages
+.PHONY: run test lint types services test-deps bench bench-short messages screenshots
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -48,6 +48,11 @@ test: test-deps lint types services
 	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DB_CONN_MAX_AGE=0 \
 		$(VENV)/bin/pytest -m "not browser and not bench" -p no:cacheprovider -q
 	$(VENV)/bin/pytest -m bench -p no:cacheprovider -q
+
+# The browser tests again, writing their screenshots over the README's in docs/screenshots/
+# (`make test` writes them under build/ and leaves the work tree as it was).
+screenshots: test-deps $(STAMP)
+	SCREENSHOTS_DIR=docs/screenshots FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
 
 # The full benchmark (about 25 minutes; writes docs/performance.md and build/bench.json).
 bench: $(STAMP) services

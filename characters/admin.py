@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.forms import ModelForm
 from django.http import HttpRequest
 
+from characters import services
 from characters.models import Campaign, Character, CreatureTemplate, Membership
 
 
@@ -29,6 +32,33 @@ class SuperuserAdmin(admin.ModelAdmin):
         return self.has_module_permission(request)
 
 
+class RosterAdmin(SuperuserAdmin):
+    """Characters and creatures changed here reach the open tables too, as from the pages."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        _tell(obj)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        super().delete_model(request, obj)
+        _tell(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        places = {_place(obj) for obj in queryset}
+        super().delete_queryset(request, queryset)
+        for campaign_id, ruleset in places:
+            services.tell_tables(campaign_id, ruleset)
+
+
+def _place(obj: Model) -> tuple[int | None, str]:
+    """The campaign whose tables show `obj` (None and the ruleset for a shared creature)."""
+    return getattr(obj, "campaign_id", None), getattr(obj, "ruleset", "")
+
+
+def _tell(obj: Model) -> None:
+    services.tell_tables(*_place(obj))
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
@@ -43,7 +73,7 @@ class CampaignAdmin(SuperuserAdmin):
 
 
 @admin.register(Character)
-class CharacterAdmin(SuperuserAdmin):
+class CharacterAdmin(RosterAdmin):
     list_display = ["name", "kind", "campaign", "owner"]
     list_filter = ["kind"]
     search_fields = ["name", "campaign__name"]
@@ -51,7 +81,7 @@ class CharacterAdmin(SuperuserAdmin):
 
 
 @admin.register(CreatureTemplate)
-class CreatureTemplateAdmin(SuperuserAdmin):
+class CreatureTemplateAdmin(RosterAdmin):
     list_display = ["name", "campaign", "ruleset"]
     search_fields = ["name"]
 

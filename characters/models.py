@@ -196,3 +196,20 @@ class Character(models.Model):
     def derived_values(self) -> list[DerivedValue]:
         """Obrona, Zdrowie and the rest, computed by the campaign's ruleset."""
         return self.campaign.rules().derived_values(self.sheet_data(), self.campaign.settings)
+
+
+class Profile(models.Model):
+    """What a person picked for their account: the language of the pages ("" = not picked,
+    so the language cookie or Polish decides)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    language = models.CharField(_("język"), max_length=8, blank=True, choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("profil")
+        verbose_name_plural = _("profile")
+
+    def __str__(self) -> str:
+        return str(self.user)

@@ -2,7 +2,9 @@
 
 Validation of what a person typed happens in forms and `characters.sheets`; these functions
 receive cleaned data. Files are removed only after the database change has committed, so a
-rolled-back save never loses a portrait that is still referenced.
+rolled-back save never loses a portrait that is still referenced. Every change to the characters
+or creatures a table can bring in tells the open tables after commit (`tell_tables`), so the
+GM's add list at the table is never stale.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.core.files.storage import Storage
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.models import Campaign, Character, CreatureTemplate, Membership
+from characters.models import Campaign, Character, CreatureTemplate, Membership, Profile
 from characters.portraits import shrink_portrait
 from characters.sheets import MAX_NAME, clean_sheet
 from characters.transfer import CharacterEntry, CreatureEntry
@@ -97,6 +99,7 @@ def save_character(*, character: Character, sheet: dict[str, Any], old_portrait:
         character.save(update_fields=[*CHARACTER_FIELDS, "sheet", "updated"])
     else:
         character.save()
+    tell_tables(character.campaign_id)
     if old_portrait and old_portrait != character.portrait.name:
         _delete_file_on_commit(character.portrait.storage, old_portrait)
 
@@ -105,6 +108,7 @@ def save_character(*, character: Character, sheet: dict[str, Any], old_portrait:
 def delete_character(*, character: Character) -> None:
     if character.portrait:
         _delete_file_on_commit(character.portrait.storage, character.portrait.name)
+    tell_tables(character.campaign_id)
     character.delete()
 
 
@@ -119,24 +123,42 @@ def _delete_file_on_commit(storage: Storage, name: str) -> None:
     transaction.on_commit(lambda: storage.delete(name))
 
 
+def tell_tables(campaign_id: int | None, ruleset: str = "") -> None:
+    """After commit (at once outside a transaction: call it after the write), the open tables
+    of the campaign (of the ruleset, for a shared creature) render again."""
+    transaction.on_commit(
+        lambda: tables.roster_changed(campaign_id=campaign_id, ruleset=ruleset), robust=True
+    )
+
+
 def save_creature(*, creature: CreatureTemplate, sheet: dict[str, Any]) -> None:
     creature.sheet = sheet
     if creature.pk:
         creature.save(update_fields=["name", "description", "sheet", "updated"])
     else:
         creature.save()
+    tell_tables(creature.campaign_id, creature.ruleset)
+
+
+@transaction.atomic
+def delete_creature(*, creature: CreatureTemplate) -> None:
+    """Remove a bestiary entry; the NPCs made from it stay."""
+    tell_tables(creature.campaign_id, creature.ruleset)
+    creature.delete()
 
 
 def copy_creature(*, creature: CreatureTemplate, campaign: Campaign) -> CreatureTemplate:
     """A campaign-owned copy of a (shared) creature, checked against the campaign's settings."""
     sheet = clean_sheet(creature.sheet, rules=campaign.rules(), settings=campaign.settings)
-    return CreatureTemplate.objects.create(
+    copy = CreatureTemplate.objects.create(
         campaign=campaign,
         ruleset=campaign.ruleset,
         name=creature.name,
         description=creature.description,
         sheet=sheet,
     )
+    tell_tables(campaign.pk)
+    return copy
 
 
 @transaction.atomic
@@ -151,6 +173,7 @@ def instantiate_creature(
     # Lock the campaign so two GMs' tabs clicking at once do not both create "Wilk 4".
     Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
     first = next_number(base, campaign.characters.values_list("name", flat=True))
+    tell_tables(campaign.pk)
     return Character.objects.bulk_create(
         Character(
             campaign=campaign,
@@ -174,6 +197,7 @@ def next_number(base: str, names: Iterable[str]) -> int:
 @transaction.atomic
 def import_characters(*, campaign: Campaign, entries: list[CharacterEntry]) -> list[Character]:
     """All the checked entries as characters without owners (the GM assigns players)."""
+    tell_tables(campaign.pk)
     return Character.objects.bulk_create(
         Character(campaign=campaign, name=e.name, kind=e.kind, notes=e.notes, sheet=e.sheet)
         for e in entries
@@ -182,6 +206,7 @@ def import_characters(*, campaign: Campaign, entries: list[CharacterEntry]) -> l
 
 @transaction.atomic
 def import_creatures(*, campaign: Campaign, entries: list[CreatureEntry]) -> list[CreatureTemplate]:
+    tell_tables(campaign.pk)
     return CreatureTemplate.objects.bulk_create(
         CreatureTemplate(
             campaign=campaign,
@@ -192,3 +217,8 @@ def import_creatures(*, campaign: Campaign, entries: list[CreatureEntry]) -> lis
         )
         for e in entries
     )
+
+
+def save_language(*, user: User, language: str) -> None:
+    """Keep the language the person picked on their account."""
+    Profile.objects.update_or_create(user=user, defaults={"language": language})

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
@@ -24,6 +26,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -39,6 +42,7 @@ from characters.forms import (
     SheetEditor,
     reshape_rows,
 )
+from characters.language import remember_in_cookie, saved_language
 from characters.models import (
     Campaign,
     Character,
@@ -89,10 +93,36 @@ def signup(request: HttpRequest) -> HttpResponse:
     form: UserCreationForm[User] = UserCreationForm(_posted(request)[0])
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        picked = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+        if picked in dict(settings.LANGUAGES):  # picked before the account existed
+            services.save_language(user=user, language=picked)
         login(request, user)
         return redirect(_safe_next(request, reverse("campaign-list")))
     next_url = _safe_next(request, "")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class SignIn(auth_views.LoginView):
+    """Django's sign-in; then this browser shows the language saved on the account."""
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        language = saved_language(form.get_user().pk)
+        if language:
+            remember_in_cookie(response, language)
+        return response
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The PL/EN switch: Django's own view sets the cookie; a signed-in person's pick is
+    also kept on their account."""
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "")
+    picked = request.method == "POST" and language in dict(settings.LANGUAGES)
+    if picked and request.user.is_authenticated:
+        assert isinstance(request.user, User)
+        services.save_language(user=request.user, language=language)
+    return response
 
 
 @login_required
@@ -488,7 +518,7 @@ def creature_detail(request: HtmxHttpRequest, pk: int, creature_pk: int) -> Http
 def creature_delete(request: HtmxHttpRequest, pk: int, creature_pk: int) -> HttpResponse:
     campaign, creature = access.get_creature_for(request.user, pk, creature_pk, edit=True)
     if request.method == "POST":
-        creature.delete()
+        services.delete_creature(creature=creature)
         messages.success(request, _("Usunięto %(name)s z bestiariusza.") % {"name": creature.name})
         return redirect("bestiary", pk=campaign.pk)
     context = {"object": creature, "campaign": campaign}

@@ -9,13 +9,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from characters.models import Character, CreatureTemplate
+from combat.roster import OPPONENTS, PARTY
 
 MAX_COMBATANTS = 16
 MAX_PER_CREATURE = 10
 
 
 class SimulatorForm(forms.Form):
-    """Side "drużyna": chosen characters; side "przeciwnicy": chosen NPCs plus creatures ×n."""
+    """Side "drużyna": chosen characters; side "przeciwnicy": chosen NPCs plus creatures ×n.
+
+    Each side offers its own characters (`party_offer`: the player characters, `foes_offer`:
+    the NPCs, each with those a table put on that side) and accepts any of the campaign's."""
 
     party = forms.ModelMultipleChoiceField(
         queryset=Character.objects.none(),
@@ -44,17 +48,19 @@ class SimulatorForm(forms.Form):
         self,
         *args: Any,
         characters: Any,
+        party_offer: Any,
+        foes_offer: Any,
         creatures: list[CreatureTemplate],
         policies: list[tuple[str, str]],
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        party_field = self.fields["party"]
-        foes_field = self.fields["foes"]
-        assert isinstance(party_field, forms.ModelMultipleChoiceField)
-        assert isinstance(foes_field, forms.ModelMultipleChoiceField)
-        party_field.queryset = characters
-        foes_field.queryset = characters.filter(kind=Character.Kind.NPC)
+        for name, offered in (("party", party_offer), ("foes", foes_offer)):
+            side = self.fields[name]
+            assert isinstance(side, forms.ModelMultipleChoiceField)
+            side.queryset = characters
+            side.widget.choices = forms.ModelMultipleChoiceField(queryset=offered).choices
+        self.offers_foes = foes_offer.exists()
         self.fields["policy"].choices = [(k, gettext_lazy(label)) for k, label in policies]  # type: ignore[attr-defined]
         self.creatures = creatures
         for creature in creatures:
@@ -92,19 +98,17 @@ def combatants(
 ) -> list[dict[str, Any]]:
     """Combatant dicts for the ruleset: characters by id, creatures numbered per kind."""
     chosen = [
-        {"id": f"c{c.pk}", "name": c.name, "side": "druzyna", "sheet": c.sheet_data()}
-        for c in party
+        {"id": f"c{c.pk}", "name": c.name, "side": PARTY, "sheet": c.sheet_data()} for c in party
     ]
     chosen += [
-        {"id": f"c{c.pk}", "name": c.name, "side": "przeciwnicy", "sheet": c.sheet_data()}
-        for c in foes
+        {"id": f"c{c.pk}", "name": c.name, "side": OPPONENTS, "sheet": c.sheet_data()} for c in foes
     ]
     for creature, count in counts.items():
         chosen += [
             {
                 "id": f"t{creature.pk}-{n}",
                 "name": f"{creature.name} {n}",
-                "side": "przeciwnicy",
+                "side": OPPONENTS,
                 "sheet": {**creature.sheet, "name": creature.name},
             }
             for n in range(1, count + 1)

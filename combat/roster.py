@@ -6,6 +6,9 @@ creatures its opponents ("przeciwnicy"), unless the GM names another side.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
@@ -13,6 +16,7 @@ from django.db.models import Q
 from characters.models import Character, CreatureTemplate
 
 PARTY, OPPONENTS = "druzyna", "przeciwnicy"
+_CREATURE_ID = re.compile(r"t(\d+)-\d+")  # as `creature_combatants` numbers them
 
 
 def available(campaign_id: int, ruleset: str, present: set[str]) -> dict[str, list[Any]]:
@@ -67,3 +71,24 @@ def creature_combatants(
             }
         )
     return result
+
+
+@dataclass
+class Lineup:
+    """Who fights on which side, as campaign characters and bestiary creatures by count."""
+
+    party: list[int] = field(default_factory=list)  # character pks
+    foes: list[int] = field(default_factory=list)
+    creatures: dict[int, int] = field(default_factory=dict)  # creature pk -> how many
+
+
+def lineup_of(seats: Iterable[tuple[str, str]]) -> Lineup:
+    """A table's (combatant id, side) pairs as a lineup: the party's side against the rest."""
+    lineup = Lineup()
+    for combatant, side in seats:
+        if combatant.startswith("c") and combatant[1:].isdigit():
+            (lineup.party if side == PARTY else lineup.foes).append(int(combatant[1:]))
+        elif match := _CREATURE_ID.fullmatch(combatant):
+            pk = int(match.group(1))
+            lineup.creatures[pk] = lineup.creatures.get(pk, 0) + 1
+    return lineup

@@ -2,53 +2,100 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language
 
 from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
-from characters.models import CreatureTemplate
-from combat import fragments, services
+from characters.models import Campaign, Character, CreatureTemplate
+from combat import fragments, roster, services
 from combat.access import get_encounter_for
-from combat.forms import EncounterForm, SimulatorForm
+from combat.forms import MAX_PER_CREATURE, EncounterForm, SimulatorForm
+from combat.models import Encounter
 from combat.rules.base import simulator_of
 
 
 @login_required
 def simulator(request: HttpRequest, pk: int) -> HttpResponse:
-    """Monte-Carlo fights to balance an encounter: "party wins 82%". GM only."""
+    """Monte-Carlo fights to balance an encounter: "party wins 82%". GM only.
+
+    It starts from the sides of the encounter named by `?encounter=`, else from the campaign's
+    player characters against nobody yet; the party is always preselected."""
     campaign = get_gm_campaign(request.user, pk)
     rules = simulator_of(campaign.rules())
     if rules is None:
         raise Http404("This ruleset has no simulator")
+    encounter = _encounter_of(campaign, request.GET.get("encounter", ""))
+    lineup = _lineup(campaign, encounter)
     creatures = list(
         CreatureTemplate.objects.filter(
             Q(campaign=campaign) | Q(campaign__isnull=True, ruleset=campaign.ruleset)
         ).order_by("campaign", "name")
     )
+    characters = campaign.characters.order_by("name")
+    pcs, npcs = Q(kind=Character.Kind.PC), Q(kind=Character.Kind.NPC)
     form = SimulatorForm(
         request.POST if request.method == "POST" else None,
-        characters=campaign.characters.order_by("-kind", "name"),  # player characters first
+        initial={
+            "party": lineup.party,
+            "foes": lineup.foes,
+            **{f"creature_{k}": min(n, MAX_PER_CREATURE) for k, n in lineup.creatures.items()},
+        },
+        characters=characters,
+        party_offer=characters.filter((pcs & ~Q(pk__in=lineup.foes)) | Q(pk__in=lineup.party)),
+        foes_offer=characters.filter((npcs & ~Q(pk__in=lineup.party)) | Q(pk__in=lineup.foes)),
         creatures=creatures,
         policies=rules.simulation_policies(),
     )
-    result = None
+    context: dict[str, Any] = {"campaign": campaign, "form": form, "encounter": encounter}
     if form.is_valid():
         data = form.cleaned_data
-        result = rules.simulate(
+        context["result"] = result = rules.simulate(
             campaign.settings,
             data["combatants"],
             runs=data["runs"],
             seed=data["seed"],
             policy=data["policy"],
         )
+        context["drops"] = _drop_chances(getattr(result, "drops", None), data["combatants"])
     template = "combat/simulator.html"
     if request.htmx:  # type: ignore[attr-defined]
         template += "#simulator"
-    return render(request, template, {"campaign": campaign, "form": form, "result": result})
+    return render(request, template, context)
+
+
+def _encounter_of(campaign: Campaign, number: str) -> Encounter | None:
+    """The campaign's encounter by its number, None for anything else."""
+    return campaign.encounters.filter(pk=int(number)).first() if number.isdigit() else None
+
+
+def _lineup(campaign: Campaign, encounter: Encounter | None) -> roster.Lineup:
+    """The sides of the encounter's table; the campaign's player characters as the party when
+    the table has none on its side yet."""
+    lineup = roster.Lineup()
+    if encounter is not None:
+        seats = services.load_table(encounter.pk).view.seats.values()
+        lineup = roster.lineup_of((seat.id, seat.side) for seat in seats)
+    if not lineup.party:
+        pcs = campaign.characters.filter(kind=Character.Kind.PC).exclude(pk__in=lineup.foes)
+        lineup.party = list(pcs.values_list("pk", flat=True))
+    return lineup
+
+
+def _drop_chances(
+    drops: Mapping[str, float] | None, combatants: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, str, float]]:
+    """(name, side, chance to drop) per combatant, where the ruleset's summary reports it."""
+    if not drops:
+        return []
+    return [(c["name"], c["side"], drops[c["id"]]) for c in combatants if c["id"] in drops]
 
 
 @login_required
@@ -82,7 +129,17 @@ def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     context = fragments.context(table, viewer, oob=False)
     # The socket renders in the page's language, whichever way the page chose it.
     context["ws_path"] = f"/ws/encounters/{found.pk}/?lang={get_language()}"
+    context["my_sheets"] = _my_sheets(request.user, found)
+    if viewer.is_gm and simulator_of(found.rules()) is not None:
+        simulator_url = reverse("simulator", args=[found.campaign_id])
+        context["simulator_url"] = f"{simulator_url}?encounter={found.pk}"
     return render(request, "combat/encounter.html", context)
+
+
+def _my_sheets(user: Any, encounter: Encounter) -> list[tuple[str, str]]:
+    """(name, sheet URL) of the viewer's own characters in the encounter's campaign."""
+    mine = Character.objects.filter(campaign_id=encounter.campaign_id, owner_id=user.pk)
+    return [(c.name, c.get_absolute_url()) for c in mine.order_by("name").only("name")]
 
 
 @login_required

@@ -76,7 +76,7 @@ def _seat(state: EncounterState, c: Combatant) -> SeatView:
         hidden=c.hidden,
         revealed=c.stats_revealed,
         current=state.current == c.id,
-        initiative=c.initiative,
+        initiative=_initiative(c),
         health=HealthView(
             current=c.health,
             maximum=c.max_health,
@@ -92,6 +92,13 @@ def _seat(state: EncounterState, c: Combatant) -> SeatView:
         marks=tuple(i.label for i in c.injuries),
         removable=frozenset(x.key for x in c.conditions),
     )
+
+
+def _initiative(c: Combatant) -> int | None:
+    """Its place in the order, or before the fight the Inicjatywa it has already rolled."""
+    if c.initiative is not None or not c.setup_roll:
+        return c.initiative
+    return sum(c.setup_roll) + c.sheet.attribute("intuicja")
 
 
 def _status_label(c: Combatant) -> str:

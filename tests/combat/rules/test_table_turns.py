@@ -7,15 +7,29 @@ from __future__ import annotations
 import pytest
 
 from combat.rules.base import RuleViolation, autoplay_of
-from combat.rules.eleora import RULESET
-from combat.rules.eleora.commands import DeclareAttack, EndTurn, Prepare
-from combat.rules.eleora.events import DeadlinesMoved, TurnEnded
+from combat.rules.eleora import RULESET, narrate
+from combat.rules.eleora.commands import (
+    DeclareAttack,
+    EndTurn,
+    Prepare,
+    RollInitiative,
+    StartCombat,
+)
+from combat.rules.eleora.events import DeadlinesMoved, InitiativeRolled, TurnEnded
 from combat.rules.eleora.forms import NPC_POLICY_CHOICES
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import EncounterState
-from combat.rules.eleora.table import turn_panel
+from combat.rules.eleora.table import table_view, turn_panel
 from combat.rules.records import replace
-from tests.combat.rules.engine_kit import LUK, SZABLA, begin, make_combatant, make_sheet, make_state
+from tests.combat.rules.engine_kit import (
+    LUK,
+    SZABLA,
+    Dice,
+    begin,
+    make_combatant,
+    make_sheet,
+    make_state,
+)
 from tests.combat.rules.engine_kit import step as kit_step
 
 
@@ -138,3 +152,17 @@ def test_the_default_npc_policy_is_a_setting_with_the_reaction_policies_as_choic
     assert TableSettings.from_dict({"npc_default_policy": "ask"}).npc_default_policy == "ask"
     with pytest.raises(ValueError):
         TableSettings.from_dict({"npc_default_policy": "magia"})
+
+
+def test_inicjatywa_shows_as_soon_as_it_is_rolled_and_every_roll_reaches_the_log() -> None:
+    ala = make_combatant("ala", sheet=make_sheet(intuicja=3))
+    wilk = make_combatant("wilk", "wrogowie", sheet=make_sheet("Wilk", intuicja=1))
+    state, _ = kit_step(make_state(ala, wilk), RollInitiative(actor="ala"), Dice(4, 5))
+    assert table_view(state).seats["ala"].initiative == 4 + 5 + 3  # before the fight starts
+    assert table_view(state).seats["wilk"].initiative is None
+    _, events = kit_step(state, StartCombat(), Dice(2, 6))
+    told = [e for e in events if isinstance(e, InitiativeRolled)]
+    assert [e.combatant for e in told] == ["wilk"]  # Ala's roll was told when she rolled it
+    line = narrate.describe(state, told[0])
+    assert line is not None and line.actors == ("wilk",)
+    assert line.params["total"] == 2 + 6 + 1

@@ -49,9 +49,13 @@ def start_combat(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[Even
     surprised = tuple(
         c.id for c in state.combatants.values() if cmd.surprise_side not in (None, c.side)
     )
-    batch = Batch(state).add(
-        CombatStarted(initiative=order, surprise_side=cmd.surprise_side, surprised=surprised)
-    )
+    batch = Batch(state)
+    # Every roll the log has not told yet (the engine's, or 2d6 given with the command) is told
+    # now, each on its own line, so the table shows it as soon as it is rolled.
+    for roll in order.rolls:
+        if not state.combatants[roll.combatant].setup_roll:
+            batch.add(InitiativeRolled(combatant=roll.combatant, faces=roll.faces))
+    batch.add(CombatStarted(initiative=order, surprise_side=cmd.surprise_side, surprised=surprised))
     for cid in surprised:
         mark = ConditionInstance("zaskoczenie", remaining=1, source="tura_zaskoczenia")
         batch.add(ConditionAdded(combatant=cid, condition=mark))

@@ -16,7 +16,6 @@ from tests.browser.test_live_table import (
     DEFAULT_TIMEOUT_S,
     HEROES,
     OWNER,
-    Seat,
     Table,
     new_fight,
     play_until_a_wolf_may_attack,
@@ -62,8 +61,12 @@ def test_undo_of_an_answered_parowanie_brings_the_prompt_back_with_time_left_and
     assert phone is t.p2 and phone.touch
     attacked = t.settle(t.gm.seq())
     before = {s.user: rolled_lines(s.page) for s in t.seats}
+    # She thinks a moment (the countdown ticks once), so less than the full time is left.
+    countdown = prompt.locator(".countdown-text")
+    expect(countdown).to_have_text(re.compile(r"^\d+ s$"))
+    expect(countdown).not_to_have_text(countdown.inner_text())
     left_when_answered = seconds_left(prompt)
-    assert 0 < left_when_answered <= DEFAULT_TIMEOUT_S
+    assert 0 < left_when_answered < DEFAULT_TIMEOUT_S
 
     # She answers Parowanie by touch: the log shows her choice and the roll's result.
     parry = prompt.get_by_role("button", name=re.compile(r"^Parowanie(?! i Unik)"))
@@ -89,7 +92,7 @@ def test_undo_of_an_answered_parowanie_brings_the_prompt_back_with_time_left_and
         )
         expect(s.page.locator("#table-log .log-line.undone").first).to_be_attached()
 
-    # Her prompt is back, with the time it had left, and it keeps running.
+    # Her prompt is back, with the time it had left (not the full time), and it keeps running.
     prompt = phone.page.locator("[data-my-prompt]")
     expect(prompt).to_be_visible()
     expect(prompt).to_contain_text("Twoja reakcja")
@@ -107,7 +110,6 @@ def test_undo_of_an_answered_parowanie_brings_the_prompt_back_with_time_left_and
 
     # Nothing was rolled or resolved by itself: the same lines, the answer's struck through.
     assert t.settle(t.gm.seq()) == undone
-    print("LEFT", left_when_answered, left, t.p2.page.locator("#table-log .log-line").all_inner_texts()[:8])
     for s in t.seats:
         total, live = rolled_lines(s.page)
         assert total == answered_lines[s.user][0], (s.user, total, answered_lines[s.user])
@@ -115,12 +117,18 @@ def test_undo_of_an_answered_parowanie_brings_the_prompt_back_with_time_left_and
         assert TIMED_OUT not in s.page.locator("#table-log").inner_text()
 
 
-def answer_nothing(seat: Seat) -> None:
-    """The player declines their prompt on their own page (the GM clicks nothing)."""
-    prompt = seat.page.locator("[data-my-prompt]")
+def answer_nothing(t: Table, card: Locator) -> None:
+    """The player the GM's card waits for declines it on their own page (the GM clicks
+    nothing); then that prompt is gone from both pages (the wolf may open another at once)."""
+    waited = re.search(r"Czekamy na: (.+)", card.locator("h2").inner_text())
+    assert waited and waited.group(1).strip() in OWNER, card.inner_text()
+    seat = t.seat_of(waited.group(1).strip())
+    prompt_id = (card.get_attribute("id") or "").removeprefix("prompt-")
+    prompt = seat.page.locator(f"[data-my-prompt='{prompt_id}']")
     expect(prompt).to_be_visible()
     seat.press(prompt.get_by_role("button", name=re.compile(r"^Nic\b")))
     expect(prompt).to_have_count(0)
+    expect(t.gm.page.locator(f"#prompt-{prompt_id}")).to_have_count(0)
 
 
 def test_an_npc_marked_to_play_itself_takes_its_turn_and_the_players_see_it(
@@ -161,9 +169,7 @@ def test_an_npc_marked_to_play_itself_takes_its_turn_and_the_players_see_it(
         cards = t.gm.page.locator("#table-prompts .prompt")
         if not cards.count():
             break
-        waited = re.search(r"Czekamy na: (.+)", cards.first.locator("h2").inner_text())
-        assert waited and waited.group(1).strip() in OWNER, cards.first.inner_text()
-        print("PROMPT for", waited.group(1)); answer_nothing(t.seat_of(waited.group(1).strip()))
+        answer_nothing(t, cards.first)
     else:
         pytest.fail(f"the wolf's turn did not end: {t.status()}")
 
@@ -180,7 +186,6 @@ def test_an_npc_marked_to_play_itself_takes_its_turn_and_the_players_see_it(
         expect(log).to_contain_text(f"Tura: {after}")
         expect(s.page.locator("#table-status .current-name")).to_have_text(after)
         assert TIMED_OUT not in log.inner_text()
-    print("ORDER", order, "LOG", t.p2.page.locator("#table-log .log-line").all_inner_texts()[:10])
     assert_turns_in_log_order(t.p2.page.locator("#table-log .log-line"), wolf, after)
     expect(marked).to_have_attribute("aria-pressed", "true")  # it plays every turn
 

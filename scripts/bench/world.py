@@ -32,6 +32,10 @@ def build(tables: int) -> dict[str, Any]:
         campaign = characters.create_campaign(
             gm=users[GM], name="Benchmark", description="", ruleset="eleora"
         )
+        # The scripted turn (Ruch, Zasłona, end of turn) ends the turn by hand, as measured
+        # before turns could end by themselves.
+        campaign.settings = {**campaign.settings, "auto_end_turn": False}
+        campaign.save(update_fields=["settings"])
         sheets = [sheet for _, sheet, _ in HEROES.values()]
         heroes = []
         for i, login in enumerate(PLAYERS):

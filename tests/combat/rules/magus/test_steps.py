@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+import pytest
+
+from combat.rules.base import RuleViolation
+from combat.rules.magus.steps import (
+    DEFAULT_TABLE,
+    ED1_LISTED,
+    ActionDice,
+    StepTable,
+    extend_ed1,
+    parse_dice,
+    parse_step_table,
+)
+
+
+def test_step_one_is_a_d4_minus_two_and_step_fourteen_a_d20_plus_d4() -> None:
+    assert DEFAULT_TABLE.dice_for(1) == ActionDice((4,), -2)
+    assert DEFAULT_TABLE.dice_for(14) == ActionDice((20, 4))
+    assert DEFAULT_TABLE.dice_for(27) == ActionDice((20, 10, 8, 8))
+
+
+def test_the_default_table_keeps_every_row_the_digest_lists() -> None:
+    for step, text in enumerate(ED1_LISTED, start=1):
+        assert DEFAULT_TABLE.dice_for(step) == parse_dice(text), step
+    assert len(ED1_LISTED) == 38
+
+
+def test_the_table_rule_rebuilds_the_listed_rows_from_the_first_thirteen() -> None:
+    first = tuple(parse_dice(text) for text in ED1_LISTED[:13])
+    assert extend_ed1(first, 38) == DEFAULT_TABLE.rows[:38]
+
+
+@pytest.mark.parametrize(
+    ("step", "dice"),
+    [
+        (39, "2d20+2d10+d8"),
+        (40, "2d20+d12+d10+d8"),
+        (47, "2d20+2d10+2d8+d4"),
+        (58, "3d20+2d10+2d8+d4"),
+        (69, "3d20+3d10+3d8+d4"),
+        (80, "4d20+3d10+3d8+d4"),
+        (100, "4d20+6d10+4d8"),
+    ],
+)
+def test_steps_above_the_listed_rows_follow_the_ed1_table(step: int, dice: str) -> None:
+    # As in the "first edition" rows of earthdawn4eV2 module/dice/step-tables.mjs.
+    assert DEFAULT_TABLE.dice_for(step) == parse_dice(dice)
+
+
+@pytest.mark.parametrize("step", [0, 101, -3, True, "5"])
+def test_a_step_outside_the_table_is_refused_readably(step: object) -> None:
+    with pytest.raises(RuleViolation) as refused:
+        DEFAULT_TABLE.dice_for(step)  # type: ignore[arg-type]
+    assert refused.value.code == "step_out_of_table"
+    assert "poza tabelą stopni (1–100)" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "dice"),
+    [
+        ("d20+d10+2d8", ActionDice((20, 10, 8, 8))),
+        ("1d4 - 2", ActionDice((4,), -2)),
+        ("d4−1", ActionDice((4,), -1)),
+        ("k12+k10", ActionDice((12, 10))),
+        ("d6+d20+3", ActionDice((20, 6), 3)),
+        ("2 + d8", ActionDice((8,), 2)),
+    ],
+)
+def test_dice_are_read_from_the_notation_a_gm_writes(text: str, dice: ActionDice) -> None:
+    assert parse_dice(text) == dice
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "must not be empty"),
+        ("  ", "must not be empty"),
+        ("d20-d4", "cannot be subtracted"),
+        ("d20d4", "cannot read"),
+        ("x+d6", "cannot read"),
+        ("d6+", "cannot read"),
+        ("d1", "2 to 100 sides"),
+        ("d101", "2 to 100 sides"),
+        ("0d6", "at least 1"),
+        ("+3", "at least one die"),
+        ("41d6", "at most 40 dice"),
+        ("d6+101", "within ±100"),
+        (12, "written as text"),
+    ],
+)
+def test_malformed_dice_are_refused_with_the_reason(text: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_dice(text)  # type: ignore[arg-type]
+
+
+def test_notation_writes_dice_largest_first_in_either_letter() -> None:
+    assert str(ActionDice((20, 10, 8, 8), 2)) == "d20+d10+2d8+2"
+    assert ActionDice((4,), -2).notation("k") == "k4-2"
+
+
+def test_a_table_round_trips_through_its_json_form() -> None:
+    data = DEFAULT_TABLE.to_dict()
+    assert data["1"] == "d4-2" and data["38"] == "2d20+d10+2d8"
+    assert parse_step_table(data) == DEFAULT_TABLE
+
+
+def test_a_gm_edited_table_becomes_a_step_table() -> None:
+    table = parse_step_table({1: "d4", "2": "d6", 3: " 2d6+1 "})
+    assert table.highest == 3
+    assert table.dice_for(3) == ActionDice((6, 6), 1)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "non-empty mapping"),
+        (["d4"], "non-empty mapping"),
+        ({1: "d4", 2: "d6+x"}, "step 2: cannot read"),
+        ({1: "d4", 3: "d6"}, "step 2 is missing"),
+        ({0: "d4"}, "step 0: a step must be a whole number"),
+        ({"jeden": "d4"}, "step 'jeden'"),
+        ({1: "d4", "1": "d6"}, "step 1 is given twice"),
+        ({1: 4}, "step 1: dice must be written as text"),
+    ],
+)
+def test_a_bad_table_entry_is_named_in_the_error(data: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_step_table(data)  # type: ignore[arg-type]
+
+
+def test_an_empty_table_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least step 1"):
+        StepTable(())

@@ -168,7 +168,9 @@ async def test_a_gm_and_a_player_play_two_rounds_of_a_duel() -> None:
     state = await state_of(table)
     assert state.round == 2 and state.stage == "fight"
     assert state.fighters[npc].damage == 0  # Obrona 10: every parry holds
-    assert 1 <= state.fighters[hero].damage <= 6  # the NPC's one hit: d6
+    hits = await database_sync_to_async(_struck)(table, hero)
+    assert len(hits) == 1  # the NPC's one hit: its d6 (and Premia) off the hero's Życie
+    assert state.fighters[hero].damage == hits[0]["face"] + hits[0].get("bonus", 0)
     log = player.region("table-log")
     assert log.count(": inicjatywa k20") == 4  # both fighters, in each round
     assert "Runda 2" in player.region("table-status")
@@ -178,6 +180,12 @@ async def test_a_gm_and_a_player_play_two_rounds_of_a_duel() -> None:
     assert rolled >= {20, 100, 6}
     for seat in (gm, player):
         await seat.ws.disconnect()
+
+
+def _struck(table: DuelTable, target: str) -> list[dict]:
+    """The stored hits that landed on `target`, in the log's order."""
+    rows = table.encounter.entries.order_by("seq").values_list("events", flat=True)
+    return [e for events in rows for e in events if e["type"] == "struck" and e["target"] == target]
 
 
 def _rolled_dice(table: DuelTable) -> set[int]:

@@ -246,19 +246,22 @@ class View:
 
     def context(self, names: Sequence[str], *, oob: bool) -> dict[str, Any]:
         """The template context for these regions."""
-        base = {
+        parts = {part: getattr(self, part) for name in names for part in PARTS[name]}
+        return {**self.base, "oob": oob, **parts}
+
+    @cached_property
+    def base(self) -> dict[str, Any]:
+        """What every region reads, worked out once per view (the capability checks too)."""
+        return {
             "table": self.table,
             "view": self.view,
             "viewer": self.viewer,
-            "oob": oob,
             "ruleset": self.table.ruleset,
             "partials": f"combat/rulesets/{self.table.ruleset}/",
             "has_prompts": prompts_of(self.rules) is not None,
             "has_odds": odds_of(self.rules) is not None,
             "autoplay_policies": _autoplay_policies(self.rules),
         }
-        parts = {part: getattr(self, part) for name in names for part in PARTS[name]}
-        return {**base, **parts}
 
     def variant(self, name: str) -> tuple[Any, ...]:
         """Who else sees exactly this region: the audience, and this viewer's own id where

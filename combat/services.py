@@ -160,7 +160,7 @@ def add_combatants(
     def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
         state = table.state
         joining = [roster.character_combatant(c, side, hidden) for c in chosen]
-        names = {seat.name for seat in rules.table_view(state).seats.values()}
+        names = {seat.name for seat in table.view.seats.values()}
         taken = names | {j["name"] for j in joining}
         for pk, count in counts.items():
             joining += roster.creature_combatants(templates[pk], count, taken, side, hidden)
@@ -212,12 +212,11 @@ def undo(
         state, lines = _fold_with_lines(rules, state, events)
         data = [rules.event_to_dict(e) for e in events]
         summary = {"type": "undo", "lines": lines, "at": moment}
-        # "Zagraj turę" asked for a turn the undo may bring back: the GM decides anew.
-        settings = encounter.npc_policies or {}
-        kept = {k: v for k, v in settings.items() if not k.startswith(THIS_TURN)}
-        if kept != settings:
-            encounter.npc_policies = kept
-            encounter.save(update_fields=["npc_policies", "updated"])
+        # "Zagraj turę" asked for a turn the undo may bring back: the GM decides anew. The
+        # undo's own push carries the change.
+        once = [k for k in encounter.npc_policies or {} if k.startswith(THIS_TURN)]
+        if once:
+            _store_npc_settings(encounter, dict.fromkeys(once))
         previous = load_table(encounter_id, encounter.seq)
         return _commit(encounter, previous, state, viewer, command_id, data, summary, to_seq)
 
@@ -302,12 +301,17 @@ def _require_seat(encounter: Encounter, combatant: str, *, npc: bool = False) ->
     return table
 
 
-def _save_npc_settings(encounter: Encounter, changes: Mapping[str, str | None]) -> None:
-    """Change the GM's NPC settings (None drops a key) under the row lock; after commit,
-    drop this seq's cached snapshot and push (they live outside the log)."""
+def _store_npc_settings(encounter: Encounter, changes: Mapping[str, str | None]) -> None:
+    """Change the GM's NPC settings (None drops a key) under the row lock."""
     settings = {**(encounter.npc_policies or {}), **changes}
     encounter.npc_policies = {k: v for k, v in settings.items() if v is not None}
     encounter.save(update_fields=["npc_policies", "updated"])
+
+
+def _save_npc_settings(encounter: Encounter, changes: Mapping[str, str | None]) -> None:
+    """`_store_npc_settings`, then after commit drop this seq's cached snapshot and push
+    (the settings live outside the log)."""
+    _store_npc_settings(encounter, changes)
     pk, seq = encounter.pk, encounter.seq
 
     def changed() -> None:

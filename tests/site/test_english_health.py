@@ -43,7 +43,7 @@ def hurt(party: Party, *, physical: int = 0, stun: int = 0) -> None:
 def test_an_unconscious_npc_reads_in_one_language() -> None:
     party = make_party()
     start(party)
-    hurt(party, stun=13)
+    hurt(party, stun=11)  # Zdrowie 13 → 2: unconscious, above 0 where an Okaleczenie may kill
     english = bandit_row(party, "en")
     assert "Nieprzytomność" in english  # the rule term, kept Polish in English
     assert "unconscious" not in english.lower()

@@ -225,10 +225,10 @@ def prompt_cards(rules: Any, table: Table, viewer: Viewer) -> list[PromptCard]:
 
 # What each region's template reads from a View, besides table, view, viewer, oob, ruleset.
 PARTS: dict[str, tuple[str, ...]] = {
-    "table-status": ("rows", "current"),
+    "table-status": ("rows", "current", "waiting"),
     "table-prompts": ("prompts", "server_now"),
     "table-me": ("mine", "seat_panels"),
-    "table-turn": ("current", "my_turn", "acting", "actor", "turn_panels", "mine"),
+    "table-turn": ("current", "my_turn", "acting", "actor", "turn_panels", "mine", "together"),
     "table-order": ("rows", "policies", "gm_seat_panels", "visibility"),
     "table-log": ("log", "log_empty"),
     "table-gm": ("rows", "sides", "roster", "gm_panel"),
@@ -305,11 +305,33 @@ class View:
         return self.actor is not None
 
     @cached_property
+    def together(self) -> list[Row]:
+        """The seats that act now all at once (a declaration phase) and this viewer acts for:
+        a player's own, every one for the GM (who declares for NPCs and absent players)."""
+        if self.view.stage != "running" or not self.view.acting:
+            return []
+        acting = set(self.view.acting)
+        return [r for r in self.rows if r.id in acting and self.viewer.owns(r.controller)] + (
+            [r for r in self.rows if r.id in acting and not self.viewer.owns(r.controller)]
+            if self.viewer.is_gm
+            else []
+        )
+
+    @cached_property
+    def waiting(self) -> list[Row]:
+        """The seats the table waits on now, as this viewer may see them."""
+        waiting = set(self.view.waiting)
+        return [r for r in self.rows if r.id in waiting]
+
+    @cached_property
     def turn_panels(self) -> list[tuple[Row, Mapping[str, Any]]]:
         """The ruleset's turn partial for each seat this viewer acts for now: the current one
-        in the fight, their own before it (rolling initiative)."""
+        in the fight, those acting all at once (declarations), their own before the fight
+        (rolling initiative)."""
         if self.view.stage == "setup":
             acting = self.mine
+        elif self.view.acting:
+            acting = self.together
         else:
             acting = [self.actor] if self.actor is not None else []
         seen = self.sight.seen

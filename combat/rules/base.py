@@ -48,12 +48,16 @@ def fill(template: str, params: Mapping[str, Any], fallback: str | None = None) 
 
 @dataclass(frozen=True)
 class StatSpec:
-    """One attribute or skill of a sheet: its key, its Polish rule term and its allowed range."""
+    """One attribute or skill of a sheet: its key, its Polish rule term and its allowed range.
+
+    `group` is the msgid of a heading over the stats shown together; "" leaves them under the
+    app's own heading for attributes (or skills)."""
 
     key: str
     label: str
     minimum: int
     maximum: int
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -217,7 +221,13 @@ class TableView:
     `stage` is where the fight is; `label` a Polish msgid with `label_params` for the round
     ("Runda %(n)d", "Tura zaskoczenia", "Deklaracje"); `order` every seat id in turn order,
     those without a place in it last; `marks_label` the msgid heading the summary's column of
-    `SeatView.marks` ("" when the ruleset has none)."""
+    `SeatView.marks` ("" when the ruleset has none).
+
+    `acting` are the seats that act now all at once, each in its own browser (a declaration
+    phase, the players' own initiative rolls): each gets its turn partial, as `current` does
+    in an ordinary turn. `waiting` are the seats the table waits on now (who has not declared
+    yet, who must answer), shown to the GM as "czekamy na"; `deadline` (epoch seconds) is when
+    the phase ends by itself, shown as a countdown to everyone."""
 
     stage: Stage
     round: int
@@ -228,6 +238,9 @@ class TableView:
     winner: str | None = None
     label_params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
     marks_label: str = ""
+    acting: tuple[str, ...] = ()
+    waiting: tuple[str, ...] = ()
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ class MagusSettings:
     revive_wait_s: int = 60
     recovery_interval_s: int = 3600
     after_combat_wait_s: int = 3600
+    recovery_quiet_s: int = 60  # without physical activity or new damage before a test
     # §7 (optional, ED): darkness on sight-based tests, cover, range.
     darkness_steps: tuple[int, int, int] = (1, 3, 5)
     cover_defence: tuple[int, int] = (2, 4)

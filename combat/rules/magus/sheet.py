@@ -35,6 +35,7 @@ STATS: tuple[tuple[str, str], ...] = (
     ("prog_smierci", gettext_noop("Próg Śmierci")),
     ("testy_zdrowienia", gettext_noop("Testy zdrowienia na dzień")),
     ("ruch", gettext_noop("Movement Rate (m)")),
+    ("ruch_pelny", gettext_noop("Pełna szybkość (m)")),
 )
 # Talents and skills by rank; the test step is rank + the step of the attribute beside it.
 TALENTS: tuple[tuple[str, str, str], ...] = (

@@ -115,6 +115,13 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         r = results["rules"]
         add("odds 30 v 30", "≤ 1 ms", r.get("odds_30v30_ms"), r["targets"]["odds"]["met"])
         add("replay 10,000 events", "≤ 0.5 s", r.get("replay_s"), r["targets"]["replay"]["met"])
+        if "magus_odds" in r["targets"]:
+            add(
+                "Magus odds, any step ≤ 40, cold",
+                "≤ 1 ms",
+                r.get("magus_attack_odds_cold_uncapped_max_ms"),
+                r["targets"]["magus_odds"]["met"],
+            )
     if "resilience" in results:
         res = results["resilience"]
         log = res["log"]

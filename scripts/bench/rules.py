@@ -44,6 +44,7 @@ from combat.rules.eleora.simulate import Policy, next_command
 from combat.rules.eleora.state import GM, Prompt
 from combat.rules.odds import _row_float, contest_odds
 from combat.rules.registry import get_ruleset
+from scripts.bench import magus_odds
 
 ODDS_LIMIT_MS = 1.0
 REPLAY_LIMIT_S = 0.5
@@ -406,8 +407,10 @@ def measure(short: bool = False) -> dict[str, Any]:
     replay_s, replayed = time_replay(recording, repeats)
     worst_odds = max(odds.values())  # cold caches included: the first card of a process
     head = recording.head
+    magus = magus_odds.measure(short)
     return {
         **{key: round(value, 4) for key, value in odds.items()},
+        **{key: value for key, value in magus.items() if key.startswith("magus_")},
         "replay_events": _events_in_force(recording),
         "replay_stored_events": recording.stored_events,
         "replay_entries": len(recording.rows),
@@ -424,6 +427,7 @@ def measure(short: bool = False) -> dict[str, Any]:
         "targets": {
             "odds": {"limit_ms": ODDS_LIMIT_MS, "met": worst_odds <= ODDS_LIMIT_MS},
             "replay": {"limit_s": REPLAY_LIMIT_S, "met": replay_s <= REPLAY_LIMIT_S},
+            "magus_odds": magus["targets"]["magus_odds"],
         },
     }
 

@@ -6,13 +6,23 @@ success level of each result. The odds are exact for `roll_step`; against a trul
 open-ended die they differ by at most `LevelOdds.neglected_tail` = Σ (1/sides)^(cap + 1) over
 the step's dice (the chance that some die reaches the cap; below 1e-11 for any ED1 step up to
 100). Each function has a float variant (fast) and an exact `Fraction` one (tests, audits).
+
+`step_sum` is the fast path the attack odds use (damage.attack_odds, talent_odds): the sum of
+open-ended dice as a rational generating function, each die (z + … + z^(s−1)) / (s − z^s),
+expanded term by term up to where the rest of the distribution weighs at most TAIL_BOUND.
+Per die that is one running window sum and one recurrence over the terms, so a step of the
+largest dice costs well under a millisecond the first time it is asked for, and the result is
+cached by the dice themselves (the step table is a setting: two tables sharing a row share it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
+from math import ceil, fsum, log
 from typing import Generic
 
 from combat.rules.magus.dice import MAX_REROLLS
@@ -180,3 +190,130 @@ def _convolve(a: list[float | Fraction], b: tuple[float | Fraction, ...]) -> lis
             # One slice per value of `a`: far faster than a Python-level double loop.
             out[i : i + len(b)] = [o + p * q for o, q in zip(out[i : i + len(b)], b, strict=True)]
     return out
+
+
+# --- the fast path: open-ended sums as generating functions ----------------------------------
+
+TAIL_BOUND = 1e-12
+"""The most probability a complete StepSum leaves beyond its last listed value."""
+_CACHE_SIZE = 1024
+_SUMS: dict[ActionDice, StepSum] = {}
+
+
+@dataclass(frozen=True)
+class StepSum:
+    """P(sum of a step's open-ended dice + its flat modifier), listed value by value from the
+    lowest (every die's first throw shows 1: `probs[0]` is the Rule of One's probability) up to
+    `high`; `beyond` = P(sum > high), counted by `p_at_least` but not listed.
+
+    `complete`: `beyond` ≤ TAIL_BOUND (the listing is the whole distribution but for that);
+    otherwise the sum was asked for only up to some value and `beyond` is the exact weight of
+    everything above. The dice are the unbounded open-ended dice, `roll_step`'s capped ones
+    differ by at most `neglected_tail(dice)` in total; float rounding adds ~1e-15 a value."""
+
+    dice: ActionDice
+    offset: int
+    probs: tuple[float, ...]
+    at_least: tuple[float, ...]  # at_least[i] = P(sum ≥ offset + i); the last is `beyond`
+    beyond: float
+
+    @property
+    def high(self) -> int:
+        return self.offset + len(self.probs) - 1
+
+    @property
+    def complete(self) -> bool:
+        return self.beyond <= TAIL_BOUND
+
+    def p(self, value: int) -> float:
+        """P(sum == value); 0 outside the listed values."""
+        index = value - self.offset
+        return self.probs[index] if 0 <= index < len(self.probs) else 0.0
+
+    def p_at_least(self, value: int) -> float:
+        """P(sum ≥ value): exact up to high + 1; above, `beyond` (an overestimate by at most
+        that)."""
+        index = value - self.offset
+        if index <= 0:
+            return 1.0
+        return self.at_least[min(index, len(self.probs))]
+
+    def items(self) -> Iterator[tuple[int, float]]:
+        """(value, probability) for the listed values, lowest first."""
+        for index, p in enumerate(self.probs):
+            yield self.offset + index, p
+
+
+def step_sum(dice: ActionDice, upto: int | None = None) -> StepSum:
+    """The sum of `dice` listed at least up to `upto` (None: complete, the rest ≤ TAIL_BOUND).
+
+    Cached by the dice, not by step (the table is a setting): the longest listing computed so
+    far answers every shorter request, and a complete one answers all."""
+    cached = _SUMS.get(dice)
+    if cached is not None and (cached.complete or (upto is not None and cached.high >= upto)):
+        return cached
+    offset = len(dice.dice) + dice.modifier
+    if upto is not None:
+        result = _listed(dice, offset, max(1, upto - offset + 1))
+    else:
+        length = _first_length(dice.dice)
+        while not (result := _listed(dice, offset, length)).complete:
+            length += length // 4 + 1
+    if len(_SUMS) >= _CACHE_SIZE:
+        _SUMS.clear()
+    _SUMS[dice] = result
+    return result
+
+
+def _listed(dice: ActionDice, offset: int, length: int) -> StepSum:
+    probs = _series(dice.dice, length)
+    beyond = max(0.0, 1.0 - fsum(probs))
+    at_least = list(accumulate(reversed(probs), initial=beyond))
+    at_least.reverse()
+    return StepSum(dice, offset, tuple(probs), tuple(at_least), beyond)
+
+
+def _first_length(dice: tuple[int, ...]) -> int:
+    """A first guess of the terms a complete sum needs: the largest die, with one more reroll
+    per copy, about log(1/TAIL_BOUND)/log(s) full rerolls past the other dice's reach."""
+    largest = max(dice)
+    rerolls = ceil(log(1 / TAIL_BOUND) / log(largest))
+    copies = dice.count(largest)
+    return largest * (rerolls + copies) + sum(dice) - largest * copies
+
+
+def _series(dice: tuple[int, ...], length: int) -> list[float]:
+    """The first `length` terms of Π (z + … + z^(s−1)) / (s − z^s) over the dice, shifted to
+    start at z^0: P(sum − len(dice) == i) of unbounded open-ended dice."""
+    # The smallest die in closed form: its division below would take the most blocks.
+    terms = _one_die(dice[-1], length)
+    for sides in dice[:-1]:
+        width = sides - 1
+        scale = 1.0 / sides
+        # × (1 + z + … + z^(s−2)) / s: a running window sum over `width` terms.
+        prefix = list(accumulate(terms, initial=0.0))
+        head = [p * scale for p in prefix[1 : width + 1]]
+        body = [(a - b) * scale for a, b in zip(prefix[width + 1 :], prefix[1:], strict=False)]
+        terms = head + body
+        # ÷ (1 − z^s / s): every term gains 1/s of the (final) term s places below it.
+        for start in range(sides, length, sides):
+            terms[start : start + sides] = [
+                t + b * scale
+                for t, b in zip(
+                    terms[start : start + sides], terms[start - sides : start], strict=False
+                )
+            ]
+    return terms
+
+
+def _one_die(sides: int, length: int) -> list[float]:
+    """The first `length` terms of one die's (z + … + z^(s−1)) / (s − z^s), from z^0: after
+    k full rerolls each face below the maximum has (1/s)^(k + 1), the maximum itself 0."""
+    terms: list[float] = []
+    weight = 1.0 / sides
+    while len(terms) < length:
+        terms += [weight] * (sides - 1)
+        terms.append(0.0)
+        weight /= sides
+    del terms[length:]
+    return terms

@@ -278,7 +278,8 @@ def play_turn(
         if chosen not in policies:
             raise Refused("gra_sama", _("Nieznany sposób gry."))
         table = _require_seat(encounter, combatant, npc=True)
-        if table.view.current != combatant or table.view.stage != "running":
+        acts_now = table.view.current == combatant or combatant in table.view.acting
+        if not acts_now or table.view.stage != "running":
             raise Refused("nie_jego_tura", _("To nie jest tura tej postaci."))
         settings = encounter.npc_policies or {}
         marks = {k: None for k in settings if k.startswith(THIS_TURN)}
@@ -390,19 +391,24 @@ def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None
 
 
 def _automatic_move(rules: Ruleset, table: Table, moment: float) -> Any | None:
-    """The next step of the current NPC's turn, when it plays itself."""
+    """The next step of an NPC that plays itself: the current one's turn, or its part of a
+    phase everyone acts in at once (its declaration)."""
     autoplay = autoplay_of(rules)
-    current = table.view.current
-    if autoplay is None or current is None or table.view.stage != "running":
+    view = table.view
+    if autoplay is None or view.stage != "running":
         return None
-    seat = table.view.seats.get(current)
-    policy = table.playing(current)
-    if seat is None or seat.controller is not None or policy is None:
-        return None
-    try:
-        return autoplay.autoplay_command(table.state, current, policy, moment)
-    except ValueError:  # a policy the ruleset no longer knows: the GM plays it
-        return None
+    for actor in (view.current,) if view.current is not None else view.acting:
+        seat = view.seats.get(actor)
+        policy = table.playing(actor)
+        if seat is None or seat.controller is not None or policy is None:
+            continue
+        try:
+            command = autoplay.autoplay_command(table.state, actor, policy, moment)
+        except ValueError:  # a policy the ruleset no longer knows: the GM plays it
+            continue
+        if command is not None:
+            return command
+    return None
 
 
 # --- the append path ------------------------------------------------------------------------

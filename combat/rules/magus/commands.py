@@ -1,0 +1,298 @@
+"""Commands: what a player or the GM asks of the Magus rules. Frozen dataclasses with a
+`type_key` (their JSON "type"); `gm_only` ones are the GM's alone (`actor` = GM).
+
+A combatant's command names it as `actor`; the table lets its controller or the GM send it
+(the GM declares for an absent player that way). `now` is the sender's clock, for the
+deadlines a command opens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from combat.rules.magus.state import GM, NO_REACTION
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    type_key: ClassVar[str] = ""
+    gm_only: ClassVar[bool] = False
+
+    actor: str
+    now: float = 0.0
+
+
+# --- the GM --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class JoinCombat(Command):
+    """Bring one combatant (a dict as for `new_encounter`) in, in any phase."""
+
+    type_key: ClassVar[str] = "join_combat"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    combatant: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetHidden(Command):
+    type_key: ClassVar[str] = "set_hidden"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    hidden: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class RevealStats(Command):
+    type_key: ClassVar[str] = "reveal_stats"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    revealed: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartCombat(Command):
+    """Begin round 1 with its declaration phase. `surprised`: the ids the surprise test (or
+    the GM) left Zaskoczony for round 1."""
+
+    type_key: ClassVar[str] = "start_combat"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    surprised: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndCombat(Command):
+    type_key: ClassVar[str] = "end_combat"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    winner: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditHealth(Command):
+    """Set a combatant's current damage, stun damage and Wounds (None: leave it)."""
+
+    type_key: ClassVar[str] = "edit_health"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    damage: int | None = None
+    stun: int | None = None
+    wounds: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddCondition(Command):
+    """Put a condition on a combatant for `rounds` rounds (0: until removed)."""
+
+    type_key: ClassVar[str] = "add_condition"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    condition: str
+    rounds: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemoveCondition(Command):
+    type_key: ClassVar[str] = "remove_condition"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    condition: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Advance(Command):
+    """Move the round on: reveal the declarations, roll the missing initiatives, or end the
+    act phase (the round)."""
+
+    type_key: ClassVar[str] = "advance"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollInitiatives(Command):
+    """The GM rolls the Initiative of `targets` (none named: every GM-run one still missing)."""
+
+    type_key: ClassVar[str] = "roll_initiatives"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SustainedTest(Command):
+    """The GM's end-of-round test of a sustained action: whether it reached its goal."""
+
+    type_key: ClassVar[str] = "sustained_test"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    success: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Expire(Command):
+    """The server: resolve whatever's deadline passed at `now` (a prompt, a phase)."""
+
+    type_key: ClassVar[str] = "expire"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+
+
+# --- a combatant -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Declare(Command):
+    """The declaration of the round (replaceable until the reveal); see `state.Declaration`."""
+
+    type_key: ClassVar[str] = "declare"
+    action: str = "none"
+    options: tuple[str, ...] = ()
+    weapon: str = ""
+    spell: str = ""
+    target: str | None = None
+    simple: int = 0
+    move: int = 0
+    ground: int = 0
+    rounds: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollInitiative(Command):
+    """A player rolls its own character's Initiative."""
+
+    type_key: ClassVar[str] = "roll_initiative"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Command):
+    """Move `metres` (the one movement of the round; with Ruch dzielony, a part of it)."""
+
+    type_key: ClassVar[str] = "move"
+    metres: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimpleAction(Command):
+    """Simple actions without a test (draw a weapon, a short sentence), `count` of them."""
+
+    type_key: ClassVar[str] = "simple_action"
+    note: str = ""
+    count: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class UseAction(Command):
+    """The standard action spent on something the GM judges (a test of another ability, one
+    round of a sustained action)."""
+
+    type_key: ClassVar[str] = "use_action"
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attack(Command):
+    """An attack test with a weapon (or a spell) against a target. `blindside`: Atak z tyłu;
+    `called_weapon`: a Precyzyjny atak at the target's weapon; `sever`: Oderwanie kończyn."""
+
+    type_key: ClassVar[str] = "attack"
+    target: str
+    weapon: str = ""
+    spell: str = ""
+    blindside: bool = False
+    called_weapon: bool = False
+    sever: bool = False  # Oderwanie kończyn: an aimed attack of a much stronger attacker
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hold(Command):
+    """Powstrzymanie działania: do not act now; act first when `trigger` happens."""
+
+    type_key: ClassVar[str] = "hold"
+    trigger: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Interrupt(Command):
+    """A holder's trigger happened: it acts now, before the one whose turn it is."""
+
+    type_key: ClassVar[str] = "interrupt"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Delay(Command):
+    """Opóźnienie: act later this round (at a turn boundary), or in the next round."""
+
+    type_key: ClassVar[str] = "delay"
+    next_round: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepIn(Command):
+    """One who delayed acts now, between two turns."""
+
+    type_key: ClassVar[str] = "step_in"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GetUp(Command):
+    """Powstanie: a Zręczność test (− armour penalty) against DN 6; 2 Strain."""
+
+    type_key: ClassVar[str] = "get_up"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndTurn(Command):
+    type_key: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer(Command):
+    """The defender answers its prompt: "unik", "riposta" or "" (no reaction)."""
+
+    type_key: ClassVar[str] = "answer"
+    prompt: str
+    option: str = NO_REACTION
+
+
+COMMANDS: dict[str, type[Command]] = {
+    c.type_key: c
+    for c in (
+        JoinCombat,
+        SetHidden,
+        RevealStats,
+        StartCombat,
+        EndCombat,
+        EditHealth,
+        AddCondition,
+        RemoveCondition,
+        Advance,
+        RollInitiatives,
+        SustainedTest,
+        Expire,
+        Declare,
+        RollInitiative,
+        Move,
+        SimpleAction,
+        UseAction,
+        Attack,
+        Hold,
+        Interrupt,
+        Delay,
+        StepIn,
+        GetUp,
+        EndTurn,
+        Answer,
+    )
+}

@@ -1,0 +1,143 @@
+"""The Magus encounter engine: `decide(state, command, rng) -> events`, `evolve`, `replay`.
+
+`decide` checks a command and rolls through the injected RNG, returning every die inside the
+events; then `flow.progress` adds what follows by itself (the reveal, the order, the next
+turn, the round's end). `evolve` never rolls, so a replay of the events is the state.
+
+Hooks for the pure modules written beside the engine (not wired in yet):
+- surprise.py: the GM (or a future `surprise_test` command) runs the test and passes the
+  surprised ids to `StartCombat(surprised=...)`; Zaskoczony then does the rest.
+- mounted.py, recovery.py: future commands (`mount`, `charge`, `recovery_test`, …) would be
+  dispatched here like the others, their rolls recorded in events (see the report).
+"""
+
+from __future__ import annotations
+
+from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.magus.commands import (
+    AddCondition,
+    Advance,
+    Answer,
+    Attack,
+    Command,
+    Declare,
+    Delay,
+    EditHealth,
+    EndCombat,
+    EndTurn,
+    Expire,
+    GetUp,
+    Hold,
+    Interrupt,
+    JoinCombat,
+    Move,
+    RemoveCondition,
+    RevealStats,
+    RollInitiative,
+    RollInitiatives,
+    SetHidden,
+    SimpleAction,
+    StartCombat,
+    StepIn,
+    SustainedTest,
+    UseAction,
+)
+from combat.rules.magus.engine import attack, declare, flow, initiative, setup, turns
+from combat.rules.magus.engine.common import combatant
+from combat.rules.magus.engine.evolve import evolve, replay
+from combat.rules.magus.engine.setup import new_encounter
+from combat.rules.magus.events import DeadlinesMoved, Event, HiddenSet, StatsRevealed
+from combat.rules.magus.state import EncounterState
+
+__all__ = ["decide", "evolve", "new_encounter", "replay", "resume"]
+
+
+def decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:
+    """The events of one command (and what follows by itself), or RuleViolation."""
+    events = _decide(state, command, rng)
+    return events + flow.progress(replay(state, events), rng, command.now)
+
+
+def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  # noqa: C901
+    match command:
+        case JoinCombat():
+            return setup.join(state, command)
+        case SetHidden():
+            return [HiddenSet(combatant(state, command.target).id, command.hidden)]
+        case RevealStats():
+            return [StatsRevealed(combatant(state, command.target).id, command.revealed)]
+        case StartCombat():
+            return setup.start(state, command)
+        case EndCombat():
+            return setup.end(state, command)
+        case EditHealth():
+            return setup.edit_health(state, command)
+        case AddCondition():
+            return setup.add_condition(state, command)
+        case RemoveCondition():
+            return setup.remove_condition(state, command)
+        case Advance():
+            return flow.advance(state, rng, command.now)
+        case RollInitiatives():
+            return initiative.gm_initiatives(state, command, rng)
+        case SustainedTest():
+            return setup.sustained_test(state, command)
+        case Expire():
+            return _expire(state, command, rng)
+        case Declare():
+            return declare.declare(state, command)
+        case RollInitiative():
+            return initiative.own_initiative(state, command, rng)
+        case Move():
+            return turns.move(state, command)
+        case SimpleAction():
+            return turns.simple_action(state, command)
+        case UseAction():
+            return turns.use_action(state, command)
+        case Attack():
+            return attack.attack(state, command, rng)
+        case Hold():
+            return turns.hold(state, command)
+        case Interrupt():
+            return turns.interrupt(state, command)
+        case Delay():
+            return turns.delay(state, command)
+        case StepIn():
+            return turns.step_in(state, command)
+        case GetUp():
+            return turns.get_up(state, command, rng)
+        case EndTurn():
+            return turns.end_turn(state, command.actor)
+        case Answer():
+            return attack.answer(state, command, rng)
+    raise RuleViolation("polecenie", gettext_noop("Nieznane polecenie."))
+
+
+def _expire(state: EncounterState, command: Expire, rng: RNG) -> list[Event]:
+    """Prompts past their deadline land as "no reaction"; then a phase past its deadline."""
+    events = attack.expire_prompts(state, command.now, rng)
+    if not events:
+        events = flow.expire_phase(state, rng, command.now)
+    if not events:
+        raise RuleViolation("nic_nie_czeka", gettext_noop("Nic nie czeka na rozstrzygnięcie."))
+    return events
+
+
+def next_deadline(state: EncounterState) -> float | None:
+    found = [p.deadline for p in state.prompts]
+    if state.deadline is not None and state.stage == "running":
+        found.append(state.deadline)
+    return min(found, default=None)
+
+
+def resume(state: EncounterState, *, paused_at: float, now: float, minimum: float) -> list[Event]:
+    """Every waiting deadline gets the time it had left at `paused_at` (at least `minimum`)."""
+    if state.stage != "running":
+        return []
+    prompts = {p.id: now + max(p.deadline - paused_at, minimum) for p in state.prompts}
+    phase = None
+    if state.deadline is not None:
+        phase = now + max(state.deadline - paused_at, minimum)
+    if phase is None and not prompts:
+        return []
+    return [DeadlinesMoved(phase=phase, prompts=prompts)]

@@ -1,0 +1,174 @@
+"""Setup and the GM's commands: the combatants, starting and ending the fight, health,
+conditions, the sustained action's test."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.magus import conditions as cond
+from combat.rules.magus.commands import (
+    AddCondition,
+    EditHealth,
+    EndCombat,
+    JoinCombat,
+    RemoveCondition,
+    StartCombat,
+    SustainedTest,
+)
+from combat.rules.magus.engine.common import (
+    combatant,
+    require_stage,
+)
+from combat.rules.magus.events import (
+    CombatEnded,
+    CombatStarted,
+    ConditionAdded,
+    ConditionRemoved,
+    Event,
+    HealthEdited,
+    Joined,
+    RoundStarted,
+    SustainedCompleted,
+    SustainedTested,
+)
+from combat.rules.magus.settings import MagusSettings
+from combat.rules.magus.sheet import Sheet
+from combat.rules.magus.state import (
+    GM,
+    Combatant,
+    EncounterState,
+)
+
+# --- setup ------------------------------------------------------------------------------------
+
+
+def combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
+    """A combatant from the table's dict (id, name, side, sheet, controller, position,
+    hidden); ValueError when malformed."""
+    if not isinstance(data, Mapping):
+        raise ValueError("a combatant must be an object")
+    for key in ("id", "name", "side"):
+        if not isinstance(data.get(key), str) or not data.get(key):
+            raise ValueError(f"combatant: {key!r} must be a non-empty text")
+    if data["id"] == GM:
+        raise ValueError(f"combatant: the id {GM!r} is reserved")
+    controller = data.get("controller")
+    if controller is not None and not isinstance(controller, str):
+        raise ValueError("combatant: 'controller' must be a text or null")
+    position = data.get("position")
+    if position is not None and (
+        not isinstance(position, list | tuple)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in position)
+    ):
+        raise ValueError("combatant: 'position' must be [x, y] or null")
+    sheet = Sheet.from_dict(data.get("sheet") or {}, name=str(data["name"]))
+    return Combatant(
+        id=data["id"],
+        name=data["name"],
+        side=data["side"],
+        sheet=sheet,
+        controller=controller,
+        position=tuple(position) if position is not None else None,
+        hidden=bool(data.get("hidden", False)),
+    )
+
+
+def new_encounter(
+    settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
+) -> EncounterState:
+    """The setup state; ValueError for malformed settings or combatants, or a repeated id."""
+    parsed = [combatant_from_dict(c) for c in combatants]
+    by_id = {c.id: c for c in parsed}
+    if len(by_id) != len(parsed):
+        raise ValueError("combatants: every id once")
+    return EncounterState(settings=MagusSettings.from_dict(dict(settings or {})), combatants=by_id)
+
+
+def join(state: EncounterState, command: JoinCombat) -> list[Event]:
+    try:
+        c = combatant_from_dict(command.combatant)
+    except ValueError as error:
+        raise RuleViolation(
+            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(error)
+        ) from None
+    if c.id in state.combatants:
+        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=c.name)
+    return [Joined(c)]
+
+
+def start(state: EncounterState, command: StartCombat) -> list[Event]:
+    """Round 1 begins; `surprised` are Zaskoczony in it (the surprise test's result)."""
+    require_stage(state, "setup")
+    if len({c.side for c in state.combatants.values()}) < 2:
+        raise RuleViolation("za_malo", gettext_noop("Do walki potrzeba co najmniej dwóch stron."))
+    for cid in command.surprised:
+        combatant(state, cid)
+    surprised = tuple(dict.fromkeys(command.surprised))
+    return [CombatStarted(surprised), round_started(state, 1, command.now)]
+
+
+def round_started(state: EncounterState, n: int, now: float) -> RoundStarted:
+    return RoundStarted(n, now + state.settings.declaration_timeout_s)
+
+
+def end(state: EncounterState, command: EndCombat) -> list[Event]:
+    if state.stage == "ended":
+        raise RuleViolation("koniec", gettext_noop("Walka już się skończyła."))
+    sides = {c.side for c in state.combatants.values()}
+    if command.winner is not None and command.winner not in sides:
+        raise RuleViolation(
+            "strona", gettext_noop("Nie ma takiej strony: %(side)s."), side=command.winner
+        )
+    return [CombatEnded(command.winner)]
+
+
+def edit_health(state: EncounterState, command: EditHealth) -> list[Event]:
+    c = combatant(state, command.target)
+    values = {
+        "damage": c.damage if command.damage is None else command.damage,
+        "stun": c.stun if command.stun is None else command.stun,
+        "wounds": c.wounds if command.wounds is None else command.wounds,
+    }
+    if any(v < 0 for v in values.values()):
+        raise RuleViolation("ujemne", gettext_noop("Obrażenia i Rany nie mogą być ujemne."))
+    return [HealthEdited(c.id, **values)]
+
+
+def add_condition(state: EncounterState, command: AddCondition) -> list[Event]:
+    c = combatant(state, command.target)
+    if command.condition not in cond.SPECS:
+        raise RuleViolation(
+            "stan", gettext_noop("Nie ma takiego stanu: %(key)s."), key=command.condition
+        )
+    if command.rounds < 0:
+        raise RuleViolation("rundy", gettext_noop("Liczba rund nie może być ujemna."))
+    until = max(state.round, 1) + command.rounds - 1 if command.rounds else 0
+    return [ConditionAdded(c.id, command.condition, until, by_gm=True)]
+
+
+def remove_condition(state: EncounterState, command: RemoveCondition) -> list[Event]:
+    c = combatant(state, command.target)
+    if not c.has(command.condition):
+        raise RuleViolation(
+            "brak_stanu",
+            gettext_noop("%(name)s nie ma stanu %(key)s."),
+            name=c.name,
+            key=command.condition,
+        )
+    return [ConditionRemoved(c.id, command.condition, by_gm=True)]
+
+
+def sustained_test(state: EncounterState, command: SustainedTest) -> list[Event]:
+    c = combatant(state, command.target)
+    if c.sustained is None:
+        raise RuleViolation(
+            "brak_podtrzymania",
+            gettext_noop("%(name)s nie prowadzi działania podtrzymywanego."),
+            name=c.name,
+        )
+    events: list[Event] = [SustainedTested(c.id, command.success)]
+    if command.success and c.sustained.elapsed >= c.sustained.rounds:
+        events.append(SustainedCompleted(c.id))
+    return events

@@ -1,0 +1,392 @@
+"""Events: what happened, as the Magus rules decided it. `evolve` folds them into the state
+without rolling; every die rolled is inside an event (a `StepRoll`, every face kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from combat.rules.magus.dice import StepRoll
+from combat.rules.magus.state import Combatant, Declaration, Prompt
+
+
+@dataclass(frozen=True)
+class Event:
+    type_key: ClassVar[str] = ""
+
+
+# --- setup and the GM -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Joined(Event):
+    type_key: ClassVar[str] = "joined"
+    combatant: Combatant
+
+
+@dataclass(frozen=True)
+class HiddenSet(Event):
+    type_key: ClassVar[str] = "hidden_set"
+    target: str
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class StatsRevealed(Event):
+    type_key: ClassVar[str] = "stats_revealed"
+    target: str
+    revealed: bool
+
+
+@dataclass(frozen=True)
+class CombatStarted(Event):
+    """The fight begins; `surprised` are Zaskoczony for round 1."""
+
+    type_key: ClassVar[str] = "combat_started"
+    surprised: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CombatEnded(Event):
+    type_key: ClassVar[str] = "combat_ended"
+    winner: str | None = None
+
+
+@dataclass(frozen=True)
+class HealthEdited(Event):
+    type_key: ClassVar[str] = "health_edited"
+    target: str
+    damage: int
+    stun: int
+    wounds: int
+
+
+@dataclass(frozen=True)
+class ConditionAdded(Event):
+    type_key: ClassVar[str] = "condition_added"
+    target: str
+    condition: str
+    rounds: int = 0
+    by_gm: bool = False
+
+
+@dataclass(frozen=True)
+class ConditionRemoved(Event):
+    type_key: ClassVar[str] = "condition_removed"
+    target: str
+    condition: str
+    by_gm: bool = False
+
+
+@dataclass(frozen=True)
+class DeadlinesMoved(Event):
+    """An undo brought waiting deadlines back: each gets the time it had left."""
+
+    type_key: ClassVar[str] = "deadlines_moved"
+    phase: float | None = None
+    prompts: Mapping[str, float] = field(default_factory=dict)
+
+
+# --- the round --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A round begins with its declaration phase, open until `deadline`."""
+
+    type_key: ClassVar[str] = "round_started"
+    round: int
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class Announced(Event):
+    """The public trace of a declaration: "X zadeklarował(a)" (its content stays secret)."""
+
+    type_key: ClassVar[str] = "announced"
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Declared(Event):
+    """A declaration (or its replacement); told to the GM only until the reveal."""
+
+    type_key: ClassVar[str] = "declared"
+    combatant: str
+    declaration: Declaration
+
+
+@dataclass(frozen=True)
+class StrainPaid(Event):
+    """Wyczerpanie paid as damage: `points` of Strain for `reason` (an option key)."""
+
+    type_key: ClassVar[str] = "strain_paid"
+    combatant: str
+    reason: str
+    points: int
+    damage: int
+
+
+@dataclass(frozen=True)
+class Revealed(Event):
+    """Every declaration is shown; `defaulted` got the empty one; the initiative phase begins
+    (open until `deadline` when players roll their own)."""
+
+    type_key: ClassVar[str] = "revealed"
+    defaulted: tuple[str, ...] = ()
+    expired: bool = False
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class InitiativeRolled(Event):
+    """One Initiative test: the roll (its adjustments hold Ominięcie tarczy), its total."""
+
+    type_key: ClassVar[str] = "initiative_rolled"
+    combatant: str
+    roll: StepRoll
+    by: str = ""  # who pressed: the combatant, "gm", or "" (the server at the deadline)
+
+
+@dataclass(frozen=True)
+class InitiativeSet(Event):
+    """An initiative given, not rolled: delayed into this round (the highest + 1)."""
+
+    type_key: ClassVar[str] = "initiative_set"
+    combatant: str
+    value: int
+
+
+@dataclass(frozen=True)
+class OrderSet(Event):
+    """The act phase begins in this order."""
+
+    type_key: ClassVar[str] = "order_set"
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnBegan(Event):
+    """`combatant` acts now; `interrupting` is the one a held action interrupts."""
+
+    type_key: ClassVar[str] = "turn_began"
+    combatant: str
+    interrupting: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    type_key: ClassVar[str] = "turn_ended"
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Held(Event):
+    type_key: ClassVar[str] = "held"
+    combatant: str
+    trigger: str
+
+
+@dataclass(frozen=True)
+class Delayed(Event):
+    type_key: ClassVar[str] = "delayed"
+    combatant: str
+    next_round: bool = False
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """A movement of `metres`; `running` with Bieg; `initiative_cost` with initiative-based
+    movement; `harried` when it used up the Movement Rate of a Ruch dzielony."""
+
+    type_key: ClassVar[str] = "moved"
+    combatant: str
+    metres: int
+    running: bool = False
+    initiative_cost: int = 0
+
+
+@dataclass(frozen=True)
+class SimpleActed(Event):
+    type_key: ClassVar[str] = "simple_acted"
+    combatant: str
+    count: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ActionUsed(Event):
+    """The standard action spent on something the GM judges."""
+
+    type_key: ClassVar[str] = "action_used"
+    combatant: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ActionChanged(Event):
+    """Zmiana akcji: the declared action changes to `action` (+2 DN per change)."""
+
+    type_key: ClassVar[str] = "action_changed"
+    combatant: str
+    action: str
+
+
+@dataclass(frozen=True)
+class GotUp(Event):
+    """Powstanie: Zręczność − armour vs DN; success ends Powalony."""
+
+    type_key: ClassVar[str] = "got_up"
+    combatant: str
+    roll: StepRoll
+    dn: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class SustainedTested(Event):
+    type_key: ClassVar[str] = "sustained_tested"
+    combatant: str
+    success: bool
+
+
+@dataclass(frozen=True)
+class SustainedCompleted(Event):
+    type_key: ClassVar[str] = "sustained_completed"
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Bled(Event):
+    """Blood loss at the round's end: Krwotok (fixed points) or a severed limb (a roll)."""
+
+    type_key: ClassVar[str] = "bled"
+    combatant: str
+    cause: str
+    damage: int
+    roll: StepRoll | None = None
+
+
+@dataclass(frozen=True)
+class RoundEnded(Event):
+    """Conditions tick; one-round options and Otoczony end; Zaskoczony ends after round 1."""
+
+    type_key: ClassVar[str] = "round_ended"
+    round: int
+
+
+# --- attacks ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackRolled(Event):
+    """The attack test against the defence: `dn` with its (reason, value) parts, the level;
+    `prompt` opens the defender's reaction when it hit and the defender may react."""
+
+    type_key: ClassVar[str] = "attack_rolled"
+    attacker: str
+    target: str
+    weapon: str
+    spell: str
+    roll: StepRoll
+    dn: int
+    dn_parts: tuple[tuple[str, int], ...]
+    level: str
+    prompt: Prompt | None = None
+
+
+@dataclass(frozen=True)
+class DefenceRolled(Event):
+    """A defensive talent's test (Unik, Riposta) that must reach the attack's result."""
+
+    type_key: ClassVar[str] = "defence_rolled"
+    prompt: str
+    defender: str
+    talent: str
+    roll: StepRoll
+    needed: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class PromptClosed(Event):
+    type_key: ClassVar[str] = "prompt_closed"
+    prompt: str
+    expired: bool = False
+
+
+@dataclass(frozen=True)
+class DamageRolled(Event):
+    """The damage test and what it came to: `dealt` after armour; `kind` "damage", "stun"
+    (Atak by ogłuszyć) or "none" (Atak by powalić, Strzaskanie tarczy, a weapon shot);
+    `wound` whether it inflicts a Wound."""
+
+    type_key: ClassVar[str] = "damage_rolled"
+    attacker: str
+    target: str
+    roll: StepRoll
+    damage_step: int
+    capped: int
+    armour: int
+    dealt: int
+    penetrated: bool
+    kind: str = "damage"
+    wound: bool = False
+
+
+@dataclass(frozen=True)
+class CheckRolled(Event):
+    """A test that follows an attack: "rownowaga" (knockdown), "powalenie" (Atak by
+    powalić), "bron" (keeping the weapon), "tarcza" (Strzaskanie tarczy, an effect vs the
+    shield's threshold). `success` is the tested one's (the shield's: it broke)."""
+
+    type_key: ClassVar[str] = "check_rolled"
+    combatant: str
+    kind: str
+    roll: StepRoll
+    dn: int
+    success: bool
+
+
+EVENTS: dict[str, type[Event]] = {
+    e.type_key: e
+    for e in (
+        Joined,
+        HiddenSet,
+        StatsRevealed,
+        CombatStarted,
+        CombatEnded,
+        HealthEdited,
+        ConditionAdded,
+        ConditionRemoved,
+        DeadlinesMoved,
+        RoundStarted,
+        Announced,
+        Declared,
+        StrainPaid,
+        Revealed,
+        InitiativeRolled,
+        InitiativeSet,
+        OrderSet,
+        TurnBegan,
+        TurnEnded,
+        Held,
+        Delayed,
+        Moved,
+        SimpleActed,
+        ActionUsed,
+        ActionChanged,
+        GotUp,
+        SustainedTested,
+        SustainedCompleted,
+        Bled,
+        RoundEnded,
+        AttackRolled,
+        DefenceRolled,
+        PromptClosed,
+        DamageRolled,
+        CheckRolled,
+    )
+}

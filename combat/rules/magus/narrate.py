@@ -1,0 +1,342 @@
+"""The log: one `LogLine` per event, told against the state BEFORE it.
+
+Declarations are secret until the reveal: `Announced` is the public "X zadeklarował(a)",
+`Declared` (its content) and the Strain paid in the declaration phase are GM-only lines, and
+`Revealed` tells everyone every declaration. The GM's edits are GM-only lines too.
+"""
+
+from __future__ import annotations
+
+from combat.rules.base import LogLine, RollView, gettext_noop
+from combat.rules.magus import conditions as cond
+from combat.rules.magus import options as opt
+from combat.rules.magus.engine.attack import TALENT_LABELS
+from combat.rules.magus.events import (
+    ActionChanged,
+    ActionUsed,
+    Announced,
+    AttackRolled,
+    Bled,
+    CheckRolled,
+    CombatEnded,
+    CombatStarted,
+    ConditionAdded,
+    ConditionRemoved,
+    DamageRolled,
+    Declared,
+    DefenceRolled,
+    Delayed,
+    Event,
+    GotUp,
+    HealthEdited,
+    Held,
+    HiddenSet,
+    InitiativeRolled,
+    InitiativeSet,
+    Joined,
+    Moved,
+    OrderSet,
+    PromptClosed,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    SimpleActed,
+    StatsRevealed,
+    StrainPaid,
+    SustainedCompleted,
+    SustainedTested,
+    TurnBegan,
+    TurnEnded,
+)
+from combat.rules.magus.levels import LEVELS
+from combat.rules.magus.state import Declaration, EncounterState
+
+LEVEL_LABELS = {lvl.key: lvl.label for lvl in LEVELS}
+ACTION_LABELS = {
+    "none": gettext_noop("bez akcji standardowej"),
+    "attack": gettext_noop("atak"),
+    "spell": gettext_noop("czar"),
+    "test": gettext_noop("test"),
+    "sustained": gettext_noop("działanie podtrzymywane"),
+}
+CHECK_LABELS = {
+    "rownowaga": gettext_noop("Test równowagi"),
+    "powalenie": gettext_noop("Atak by powalić: test równowagi"),
+    "bron": gettext_noop("Utrzymanie broni"),
+    "tarcza": gettext_noop("Strzaskanie tarczy"),
+}
+
+
+def declaration_text(state: EncounterState, d: Declaration) -> str:
+    """A declaration in a few Polish words: "atak (Miecz) → Ork; Agresywny atak"."""
+    if d.empty:
+        return gettext_noop("brak deklaracji")
+    text = ACTION_LABELS.get(d.action, d.action)
+    means = d.weapon or d.spell
+    if means:
+        text += f" ({means})"
+    if d.target and d.target in state.combatants:
+        text += f" → {state.get(d.target).name}"
+    if d.action == "sustained":
+        text += f" «{d.note}», {d.rounds}"
+    if d.move:
+        text += f", {d.move} m"
+    if d.simple:
+        text += f", +{d.simple}"
+    if d.options:
+        text += "; " + ", ".join(opt.label(k) for k in d.options)
+    return text
+
+
+def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901 - a dispatch
+    names = {cid: c.name for cid, c in state.combatants.items()}
+    match event:
+        case Joined(combatant=c):
+            return _line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
+        case HiddenSet(target=t, hidden=hidden):
+            text = (
+                gettext_noop("Ukryty przed graczami: %(name)s.")
+                if hidden
+                else gettext_noop("Widoczny dla graczy: %(name)s.")
+            )
+            return _line(text, "gm", [t], secret=True, name=names[t])
+        case StatsRevealed(target=t, revealed=revealed):
+            text = (
+                gettext_noop("Liczby odkryte: %(name)s.")
+                if revealed
+                else gettext_noop("Liczby ukryte: %(name)s.")
+            )
+            return _line(text, "gm", [t], secret=True, name=names[t])
+        case CombatStarted(surprised=surprised):
+            if surprised:
+                who = ", ".join(names[c] for c in surprised)
+                text = gettext_noop("Walka się zaczyna. Zaskoczeni: %(names)s.")
+                return _line(text, "turn", [], names=who)
+            return _line(gettext_noop("Walka się zaczyna."), "turn", [])
+        case CombatEnded(winner=None):
+            return _line(gettext_noop("Walka zakończona."), "turn", [])
+        case CombatEnded(winner=side):
+            text = gettext_noop("Walka zakończona: wygrywa strona %(side)s.")
+            return _line(text, "turn", [], side=side or "")
+        case HealthEdited():
+            text = gettext_noop(
+                "Mistrz Gry ustawia: %(name)s — obrażenia %(damage)s, ogłuszenie %(stun)s,"
+                " Rany %(wounds)s."
+            )
+            return _line(
+                text, "gm", [event.target], secret=True, name=names[event.target],
+                damage=event.damage, stun=event.stun, wounds=event.wounds,
+            )  # fmt: skip
+        case ConditionAdded(target=t, condition=key):
+            label = cond.SPECS[key].label if key in cond.SPECS else key
+            text = gettext_noop("%(name)s: %(condition)s.")
+            return _line(text, "condition", [t], name=names[t], condition=label)
+        case ConditionRemoved(target=t, condition=key):
+            label = cond.SPECS[key].label if key in cond.SPECS else key
+            text = gettext_noop("%(name)s: koniec stanu %(condition)s.")
+            return _line(text, "condition", [t], name=names[t], condition=label)
+        case RoundStarted(round=n):
+            return _line(gettext_noop("Runda %(n)s: deklaracje."), "turn", [], n=n)
+        case Announced(combatant=cid):
+            return _line(
+                gettext_noop("%(name)s zadeklarował(a)."), "declare", [cid], name=names[cid]
+            )
+        case Declared(combatant=cid, declaration=d):
+            text = gettext_noop("Deklaracja: %(name)s — %(what)s.")
+            what = declaration_text(state, d)
+            return _line(text, "declare", [cid], secret=True, name=names[cid], what=what)
+        case StrainPaid():
+            return _strain(state, names, event)
+        case Revealed():
+            return _revealed(state, event)
+        case InitiativeRolled(combatant=cid, roll=roll):
+            text = gettext_noop("%(name)s: Inicjatywa %(total)s.")
+            view = roll.view(gettext_noop("Inicjatywa"))
+            return _line(text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total)
+        case InitiativeSet(combatant=cid, value=value):
+            text = gettext_noop("%(name)s działa z opóźnienia: Inicjatywa %(total)s.")
+            return _line(text, "roll", [cid], name=names[cid], total=value)
+        case OrderSet(order=order):
+            who = ", ".join(names[c] for c in order if not state.get(c).hidden)
+            return _line(gettext_noop("Kolejność: %(order)s."), "turn", [], order=who)
+        case TurnBegan(combatant=cid, interrupting=other) if other is not None:
+            text = gettext_noop("%(name)s działa przed: %(other)s.")
+            return _line(text, "turn", [cid, other], name=names[cid], other=names[other])
+        case TurnBegan(combatant=cid):
+            return _line(gettext_noop("Działa: %(name)s."), "turn", [cid], name=names[cid])
+        case TurnEnded(combatant=cid):
+            return _line(gettext_noop("%(name)s kończy turę."), "turn", [cid], name=names[cid])
+        case Held(combatant=cid, trigger=trigger):
+            text = gettext_noop("%(name)s powstrzymuje działanie: %(trigger)s.")
+            return _line(text, "turn", [cid], name=names[cid], trigger=trigger)
+        case Delayed(combatant=cid, next_round=True):
+            text = gettext_noop("%(name)s opóźnia działanie do następnej rundy.")
+            return _line(text, "turn", [cid], name=names[cid])
+        case Delayed(combatant=cid):
+            return _line(
+                gettext_noop("%(name)s opóźnia działanie."), "turn", [cid], name=names[cid]
+            )
+        case Moved(combatant=cid, metres=m, running=running):
+            text = (
+                gettext_noop("%(name)s biegnie %(metres)s m.")
+                if running
+                else gettext_noop("%(name)s przemieszcza się o %(metres)s m.")
+            )
+            return _line(text, "move", [cid], name=names[cid], metres=m)
+        case SimpleActed(combatant=cid, count=n, note=note):
+            text = gettext_noop("%(name)s: akcje proste ×%(n)s %(note)s")
+            return _line(text, "action", [cid], name=names[cid], n=n, note=note)
+        case ActionUsed(combatant=cid, note=note):
+            text = gettext_noop("%(name)s: akcja standardowa %(note)s")
+            return _line(text, "action", [cid], name=names[cid], note=note)
+        case ActionChanged(combatant=cid, action=action):
+            text = gettext_noop("%(name)s zmienia akcję: %(action)s (+2 do trudności).")
+            label = ACTION_LABELS.get(action, action)
+            return _line(text, "action", [cid], name=names[cid], action=label)
+        case GotUp(combatant=cid, roll=roll, success=success):
+            text = (
+                gettext_noop("%(name)s wstaje (%(total)s vs %(dn)s).")
+                if success
+                else gettext_noop("%(name)s nie zdołał wstać (%(total)s vs %(dn)s).")
+            )
+            view = roll.view(opt.label(opt.POWSTANIE))
+            return _line(
+                text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total, dn=event.dn
+            )
+        case SustainedTested(combatant=cid, success=success):
+            text = (
+                gettext_noop("%(name)s: test działania podtrzymywanego udany.")
+                if success
+                else gettext_noop("%(name)s: test działania podtrzymywanego nieudany.")
+            )
+            return _line(text, "action", [cid], name=names[cid])
+        case SustainedCompleted(combatant=cid):
+            text = gettext_noop("%(name)s kończy działanie podtrzymywane.")
+            return _line(text, "action", [cid], name=names[cid])
+        case Bled(combatant=cid, cause=cause, damage=damage, roll=roll):
+            label = cond.SPECS[cause].label if cause in cond.SPECS else cause
+            text = gettext_noop("%(name)s traci krew (%(cause)s): %(damage)s obrażeń.")
+            rolls = (roll.view(gettext_noop("Obrażenia")),) if roll else ()
+            return _line(
+                text, "damage", [cid], rolls=rolls, name=names[cid], cause=label, damage=damage
+            )
+        case RoundEnded(round=n):
+            return _line(gettext_noop("Koniec rundy %(n)s."), "turn", [], n=n)
+        case AttackRolled():
+            return _attack(state, names, event)
+        case DefenceRolled():
+            text = (
+                gettext_noop("%(name)s: %(talent)s udany (%(total)s ≥ %(needed)s).")
+                if event.success
+                else gettext_noop("%(name)s: %(talent)s nieudany (%(total)s < %(needed)s).")
+            )
+            talent = TALENT_LABELS.get(event.talent, event.talent)
+            view = event.roll.view(talent)
+            return _line(
+                text, "roll", [event.defender], rolls=(view,), name=names[event.defender],
+                talent=talent, total=event.roll.total, needed=event.needed,
+            )  # fmt: skip
+        case PromptClosed(expired=True):
+            return _line(gettext_noop("Czas na obronę minął."), "attack", [])
+        case PromptClosed():
+            return None
+        case DamageRolled():
+            return _damage(state, names, event)
+        case CheckRolled():
+            return _check(names, event)
+    return None
+
+
+def _strain(state: EncounterState, names: dict[str, str], e: StrainPaid) -> LogLine:
+    text = gettext_noop("%(name)s: Wyczerpanie %(points)s (%(reason)s), obrażenia +%(damage)s.")
+    reason = (
+        opt.label(e.reason) if e.reason in opt.OPTIONS else TALENT_LABELS.get(e.reason, e.reason)
+    )
+    secret = state.phase == "declare"
+    return _line(
+        text, "damage", [e.combatant], secret=secret, name=names[e.combatant],
+        points=e.points, reason=reason, damage=e.damage,
+    )  # fmt: skip
+
+
+def _revealed(state: EncounterState, e: Revealed) -> LogLine:
+    parts = []
+    for cid, c in state.combatants.items():
+        if c.hidden:
+            continue  # the reveal is public: a hidden combatant stays out of it
+        if cid in e.defaulted:
+            parts.append(f"{c.name}: {gettext_noop('brak deklaracji')}")
+        elif c.declaration is not None:
+            parts.append(f"{c.name}: {declaration_text(state, c.declaration)}")
+    text = (
+        gettext_noop("Czas minął. Deklaracje: %(all)s.")
+        if e.expired
+        else gettext_noop("Deklaracje: %(all)s.")
+    )
+    return _line(text, "declare", [], all="; ".join(parts) or "—")
+
+
+def _attack(state: EncounterState, names: dict[str, str], e: AttackRolled) -> LogLine:
+    level = LEVEL_LABELS.get(e.level, e.level)
+    means = e.weapon or e.spell or gettext_noop("bez broni")
+    text = gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — %(level)s."
+    )
+    view = e.roll.view(gettext_noop("Atak"))
+    return _line(
+        text, "attack", [e.attacker, e.target], rolls=(view,), attacker=names[e.attacker],
+        target=names[e.target], means=means, total=e.roll.total, dn=e.dn, level=level,
+    )  # fmt: skip
+
+
+def _damage(state: EncounterState, names: dict[str, str], e: DamageRolled) -> LogLine:
+    target = state.get(e.target)
+    after = target.damage + (e.dealt if e.kind == "damage" else 0)
+    if e.kind == "stun":
+        text = gettext_noop("%(name)s: %(dealt)s obrażeń ogłuszających.")
+    elif e.kind == "none":
+        text = gettext_noop("%(name)s: wynik obrażeń %(dealt)s (bez obrażeń).")
+    elif target.death_rating and after >= target.death_rating:
+        text = gettext_noop("%(name)s: %(dealt)s obrażeń — ginie.")
+    elif target.unconsciousness_rating and after + target.stun >= target.unconsciousness_rating:
+        text = gettext_noop("%(name)s: %(dealt)s obrażeń — traci przytomność.")
+    elif e.wound:
+        text = gettext_noop("%(name)s: %(dealt)s obrażeń i Rana.")
+    else:
+        text = gettext_noop("%(name)s: %(dealt)s obrażeń.")
+    mods: list[tuple[str, int]] = []
+    if e.armour:
+        mods.append((gettext_noop("Pancerz"), -e.armour))
+    view = e.roll.view(gettext_noop("Obrażenia"))
+    view = RollView(
+        view.label, view.dice, e.dealt, view.modifiers + tuple(mods), view.sides, view.summary
+    )
+    return _line(
+        text, "damage", [e.target, e.attacker], rolls=(view,), name=names[e.target], dealt=e.dealt
+    )
+
+
+def _check(names: dict[str, str], e: CheckRolled) -> LogLine:
+    label = CHECK_LABELS.get(e.kind, e.kind)
+    text = (
+        gettext_noop("%(name)s — %(check)s: udany (%(total)s vs %(dn)s).")
+        if e.success
+        else gettext_noop("%(name)s — %(check)s: nieudany (%(total)s vs %(dn)s).")
+    )
+    view = e.roll.view(label)
+    return _line(
+        text, "roll", [e.combatant], rolls=(view,), name=names[e.combatant], check=label,
+        total=e.roll.total, dn=e.dn,
+    )  # fmt: skip
+
+
+def _line(
+    text: str,
+    kind: str,
+    actors: list[str],
+    *,
+    rolls: tuple[RollView, ...] = (),
+    secret: bool = False,
+    **params: str | int,
+) -> LogLine:
+    return LogLine(text, params, kind, tuple(actors), rolls, secret)

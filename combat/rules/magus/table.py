@@ -1,0 +1,416 @@
+"""Magus at the live table, minimally: the neutral `TableView` and plain-dict panels saying
+what is legal now, with ready-made command dicts (`codec.command_to_dict`) for every button.
+
+Panels (their templates come later; every key is documented here):
+- `turn_panel(state, actor, visible)`: {"stage", "phase", "actor": {id, name}, "declared":
+  the actor's own declaration text or "", "actions": [LegalAction], "commands": {key:
+  command dict}, "targets": [{id, name}], "weapons", "spells"; in the declaration phase also
+  "options" (LegalAction of each declarable option), "action_kinds" [(key, label)],
+  "current" (the declaration so far, as JSON, or None), "strain" {option: Strain}, "paid"
+  (options already paid this round); in the act phase "attacks" [{key, target, weapon,
+  spell}] naming the "atak:<target>:<means>" actions.
+- `seat_panel(state, seat, visible)`: a player's own card outside its turn: {"declared",
+  "actions", "commands"} (roll initiative, interrupt with a held action, step in).
+- `gm_panel(state)`: {"stage", "phase", "actions", "commands", "waiting", "sides",
+  "declarations": {id: text}}.
+- `gm_seat_panel(state, seat)`: {"id", "damage", "stun", "wounds", "conditions",
+  "condition_choices", "declared", "sustained", "commands"}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from combat.rules.base import (
+    Badge,
+    Counter,
+    HealthView,
+    LegalAction,
+    RuleViolation,
+    SeatView,
+    TableView,
+    gettext_noop,
+)
+from combat.rules.magus import conditions as cond
+from combat.rules.magus import engine
+from combat.rules.magus import options as opt
+from combat.rules.magus.codec import command_to_dict, to_data
+from combat.rules.magus.commands import (
+    Advance,
+    Attack,
+    Command,
+    Declare,
+    Delay,
+    EndCombat,
+    EndTurn,
+    GetUp,
+    Hold,
+    Interrupt,
+    Move,
+    RollInitiative,
+    RollInitiatives,
+    SimpleAction,
+    StartCombat,
+    StepIn,
+    UseAction,
+)
+from combat.rules.magus.engine.common import (
+    action_cap,
+    actions_taken,
+    is_player,
+    must_declare,
+    must_roll,
+)
+from combat.rules.magus.narrate import ACTION_LABELS, declaration_text
+from combat.rules.magus.state import ACTION_KINDS, GM, Combatant, EncounterState
+
+LABELS = {
+    "declare": gettext_noop("Deklaracje — runda %(n)s"),
+    "initiative": gettext_noop("Inicjatywa — runda %(n)s"),
+    "act": gettext_noop("Runda %(n)s"),
+}
+
+
+class _Probe:
+    """The dice of a legality probe (its events are dropped): every die shows 1."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+
+def table_view(state: EncounterState) -> TableView:
+    ids = list(state.combatants)
+    if state.order:
+        ids = [c for c in state.order if c in state.combatants] + [
+            c for c in ids if c not in state.order
+        ]
+    else:
+        ids.sort(key=lambda cid: -(state.get(cid).initiative or -(10**6)))
+    stage = state.stage
+    return TableView(
+        stage=stage,
+        round=state.round,
+        label=_label(state),
+        label_params={"n": state.round},
+        seats={cid: _seat(state, state.get(cid)) for cid in ids},
+        order=tuple(ids),
+        current=state.current,
+        winner=state.winner,
+        acting=_acting(state),
+        waiting=_waiting(state),
+        deadline=state.deadline
+        if state.phase in ("declare", "initiative")
+        else _prompt_deadline(state),
+    )
+
+
+def _label(state: EncounterState) -> str:
+    if state.stage == "setup":
+        return gettext_noop("Przygotowanie")
+    if state.stage == "ended":
+        return gettext_noop("Walka zakończona")
+    return LABELS.get(state.phase, gettext_noop("Runda %(n)s"))
+
+
+def _acting(state: EncounterState) -> tuple[str, ...]:
+    """Who acts now all at once: the declarers, the players rolling their own initiative."""
+    if state.stage != "running":
+        return ()
+    if state.phase == "declare":
+        return tuple(cid for cid, c in state.combatants.items() if must_declare(state, c))
+    if state.phase == "initiative" and state.settings.players_roll_initiative:
+        return tuple(
+            cid
+            for cid, c in state.combatants.items()
+            if must_roll(state, c) and is_player(c) and c.initiative is None
+        )
+    return ()
+
+
+def _waiting(state: EncounterState) -> tuple[str, ...]:
+    if state.stage != "running":
+        return ()
+    if state.prompts:
+        return tuple(dict.fromkeys(p.actor for p in state.prompts))
+    if state.phase == "declare":
+        return tuple(
+            cid for cid, c in state.combatants.items() if must_declare(state, c) and not c.declared
+        )
+    if state.phase == "initiative":
+        return tuple(
+            cid
+            for cid, c in state.combatants.items()
+            if must_roll(state, c) and c.initiative is None
+        )
+    return ()
+
+
+def _prompt_deadline(state: EncounterState) -> float | None:
+    return min((p.deadline for p in state.prompts), default=None)
+
+
+def health(c: Combatant) -> HealthView:
+    """Current damage against the Death Rating; the level those who may not see numbers see."""
+    death = c.death_rating
+    if c.dead:
+        level, label = "martwy", gettext_noop("Martwy")
+    elif c.unconscious:
+        level, label = "nieprzytomny", gettext_noop("Nieprzytomny")
+    elif c.damage == 0 and c.wounds == 0:
+        level, label = "bez_ran", gettext_noop("Bez ran")
+    else:
+        share = c.damage / death if death else 0.0
+        if share < 0.25:
+            level, label = "drasniety", gettext_noop("Draśnięty")
+        elif share < 0.5:
+            level, label = "ranny", gettext_noop("Ranny")
+        elif share < 0.75:
+            level, label = "ciezko_ranny", gettext_noop("Ciężko ranny")
+        else:
+            level, label = "ledwo_zywy", gettext_noop("Ledwo żywy")
+    status = ""
+    if c.dead:
+        status = gettext_noop("martwy")
+    elif c.unconscious:
+        status = gettext_noop("nieprzytomny")
+    return HealthView(
+        current=c.damage,
+        maximum=death,
+        level=level,
+        level_label=label,
+        out=c.out,
+        dead=c.dead,
+        status_label=status,
+    )
+
+
+def _seat(state: EncounterState, c: Combatant) -> SeatView:
+    strain = sum(opt.strain(k, state.settings) for k in c.paid)
+    counters = [
+        Counter("wyczerpanie", gettext_noop("Wyczerpanie"), strain),
+        Counter("rany", gettext_noop("Rany"), c.wounds),
+    ]
+    if c.stun:
+        counters.append(Counter("ogluszenie", gettext_noop("Obrażenia ogłuszające"), c.stun))
+    if state.phase == "act":
+        counters.append(Counter("akcje", gettext_noop("Akcje"), actions_taken(c), action_cap(c)))
+    badges = [cond.badge(k, _rounds_left(state, v)) for k, v in c.conditions.items()]
+    if state.phase in ("initiative", "act"):
+        badges += [Badge(k, opt.label(k)) for k in c.options]
+    if c.holding:
+        badges.append(Badge("powstrzymuje", gettext_noop("Powstrzymuje"), c.holding))
+    if c.delayed or c.delay_next:
+        badges.append(Badge("opoznia", gettext_noop("Opóźnia")))
+    ready = True
+    if state.phase == "declare":
+        ready = c.declared or not must_declare(state, c)
+    elif state.phase == "initiative":
+        ready = c.initiative is not None or not must_roll(state, c)
+    return SeatView(
+        id=c.id,
+        name=c.name,
+        side=c.side,
+        controller=c.controller,
+        hidden=c.hidden,
+        revealed=c.revealed,
+        current=state.current == c.id,
+        initiative=c.initiative,
+        health=health(c),
+        counters=tuple(counters),
+        badges=tuple(badges),
+        ready=ready,
+        removable=frozenset(c.conditions),
+    )
+
+
+def _rounds_left(state: EncounterState, until: int) -> int:
+    return max(0, until - state.round + 1) if until else 0
+
+
+# --- legality ---------------------------------------------------------------------------------
+
+
+def legal(state: EncounterState, key: str, label: str, command: Command) -> LegalAction:
+    """Whether the rules would take `command` now (probed with dice that are thrown away)."""
+    try:
+        engine.decide(state, command, _Probe())
+    except RuleViolation as refusal:
+        return LegalAction(
+            key, label, False, refusal.message, label_template=label,
+            reason_template=refusal.template, reason_params=refusal.params,
+        )  # fmt: skip
+    return LegalAction(key, label, True, label_template=label)
+
+
+def _offer(
+    state: EncounterState, found: list[LegalAction], commands: dict[str, Any], key: str,
+    label: str, command: Command,
+) -> None:  # fmt: skip
+    found.append(legal(state, key, label, command))
+    commands[key] = command_to_dict(command)
+
+
+def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) -> dict[str, Any]:
+    me = state.get(actor_id)
+    panel: dict[str, Any] = {
+        "stage": state.stage,
+        "phase": state.phase,
+        "actor": {"id": me.id, "name": me.name},
+        "declared": declaration_text(state, me.declaration) if me.declaration else "",
+        "targets": [
+            {"id": c.id, "name": c.name}
+            for c in state.combatants.values()
+            if c.id in visible and c.id != me.id and not c.dead
+        ],
+        "weapons": [w.name for w in me.sheet.weapons],
+        "spells": [s.name for s in me.sheet.spells],
+    }
+    actions: list[LegalAction] = []
+    commands: dict[str, Any] = {}
+    if state.phase == "declare":
+        _offer(state, actions, commands, "declare", gettext_noop("Deklaruj"), Declare(actor=me.id))
+        panel["options"] = [_option(state, me, key) for key in opt.DECLARABLE]
+        panel["action_kinds"] = [(k, ACTION_LABELS[k]) for k in ACTION_KINDS]
+        panel["current"] = to_data(me.declaration) if me.declaration else None
+        panel["strain"] = {k: opt.strain(k, state.settings) for k in opt.DECLARABLE}
+        panel["paid"] = list(me.paid)
+    elif state.phase == "initiative":
+        label = gettext_noop("Rzuć na Inicjatywę")
+        _offer(state, actions, commands, "inicjatywa", label, RollInitiative(actor=me.id))
+    elif state.phase == "act":
+        _act_actions(state, me, panel, actions, commands)
+    panel["actions"] = actions
+    panel["commands"] = commands
+    return panel
+
+
+def _option(state: EncounterState, me: Combatant, key: str) -> LegalAction:
+    label = opt.label(key)
+    if me.knocked_down:
+        reason = gettext_noop("Powalona postać nie może używać opcji walki.")
+        return LegalAction(key, label, False, reason, label_template=label, reason_template=reason)
+    return LegalAction(key, label, True, label_template=label)
+
+
+def _act_actions(
+    state: EncounterState,
+    me: Combatant,
+    panel: dict[str, Any],
+    actions: list[LegalAction],
+    commands: dict[str, Any],
+) -> None:
+    means = [("", w.name) for w in me.sheet.weapons] + [(s.name, "") for s in me.sheet.spells]
+    attacks = []
+    for target in panel["targets"]:
+        for spell, weapon in means or [("", "")]:
+            key = f"atak:{target['id']}:{weapon or spell}"
+            attack = Attack(actor=me.id, target=target["id"], weapon=weapon, spell=spell)
+            _offer(state, actions, commands, key, gettext_noop("Atak"), attack)
+            attacks.append({"key": key, "target": target, "weapon": weapon, "spell": spell})
+    panel["attacks"] = attacks
+    rate = me.movement_rate * (2 if opt.BIEG in me.options else 1)
+    left = max(0, rate - me.moved)
+    if left:
+        _offer(
+            state, actions, commands, "ruch", gettext_noop("Ruch"), Move(actor=me.id, metres=left)
+        )
+    offers: tuple[tuple[str, str, Command], ...] = (
+        ("akcja_prosta", gettext_noop("Akcja prosta"), SimpleAction(actor=me.id)),
+        ("akcja", gettext_noop("Akcja standardowa (test)"), UseAction(actor=me.id)),
+        ("powstanie", opt.label(opt.POWSTANIE), GetUp(actor=me.id)),
+        ("powstrzymanie", gettext_noop("Powstrzymanie działania"), Hold(actor=me.id)),
+        ("opoznienie", gettext_noop("Opóźnienie"), Delay(actor=me.id)),
+        (
+            "opoznienie_runda",
+            gettext_noop("Opóźnienie do następnej rundy"),
+            Delay(actor=me.id, next_round=True),
+        ),
+        ("koniec_tury", gettext_noop("Koniec tury"), EndTurn(actor=me.id)),
+    )
+    for key, label, command in offers:
+        _offer(state, actions, commands, key, label, command)
+    _outside_turn(state, me, actions, commands)
+
+
+def _outside_turn(
+    state: EncounterState, me: Combatant, actions: list[LegalAction], commands: dict[str, Any]
+) -> None:
+    if me.holding:
+        label = gettext_noop("Działaj teraz (powstrzymane)")
+        _offer(state, actions, commands, "przerwij", label, Interrupt(actor=me.id))
+    if me.delayed:
+        label = gettext_noop("Wejdź teraz (opóźnione)")
+        _offer(state, actions, commands, "wejdz", label, StepIn(actor=me.id))
+
+
+def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> dict[str, Any]:
+    me = state.get(seat_id)
+    actions: list[LegalAction] = []
+    commands: dict[str, Any] = {}
+    if state.phase == "initiative" and must_roll(state, me) and me.initiative is None:
+        label = gettext_noop("Rzuć na Inicjatywę")
+        _offer(state, actions, commands, "inicjatywa", label, RollInitiative(actor=me.id))
+    if state.phase == "act" and state.current != me.id:
+        _outside_turn(state, me, actions, commands)
+    return {
+        "declared": declaration_text(state, me.declaration) if me.declaration else "",
+        "actions": actions,
+        "commands": commands,
+        "initiative_step": me.sheet.initiative_step,
+        "movement_rate": me.movement_rate,
+    }
+
+
+def gm_panel(state: EncounterState) -> dict[str, Any]:
+    actions: list[LegalAction] = []
+    commands: dict[str, Any] = {}
+    _offer(state, actions, commands, "start", gettext_noop("Rozpocznij walkę"), StartCombat())
+    advance = {
+        "declare": gettext_noop("Odkryj deklaracje"),
+        "initiative": gettext_noop("Rzuć brakujące Inicjatywy"),
+        "act": gettext_noop("Zakończ rundę"),
+    }.get(state.phase, gettext_noop("Dalej"))
+    _offer(state, actions, commands, "dalej", advance, Advance())
+    if state.phase == "initiative":
+        label = gettext_noop("Rzuć Inicjatywę BN")
+        _offer(state, actions, commands, "inicjatywa_bn", label, RollInitiatives())
+    _offer(state, actions, commands, "koniec", gettext_noop("Zakończ walkę"), EndCombat())
+    return {
+        "stage": state.stage,
+        "phase": state.phase,
+        "actions": actions,
+        "commands": commands,
+        "waiting": list(_waiting(state)),
+        "sides": sorted({c.side for c in state.combatants.values()}),
+        "declarations": {
+            cid: declaration_text(state, c.declaration)
+            for cid, c in state.combatants.items()
+            if c.declaration is not None
+        },
+    }
+
+
+def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
+    c = state.get(seat_id)
+    return {
+        "id": c.id,
+        "damage": c.damage,
+        "stun": c.stun,
+        "wounds": c.wounds,
+        "conditions": dict(c.conditions),
+        "condition_choices": [(k, s.label) for k, s in cond.SPECS.items()],
+        "declared": declaration_text(state, c.declaration) if c.declaration else "",
+        "sustained": None
+        if c.sustained is None
+        else {
+            "note": c.sustained.note,
+            "rounds": c.sustained.rounds,
+            "elapsed": c.sustained.elapsed,
+        },
+        "commands": {
+            "edit_health": {"type": "edit_health", "actor": GM, "target": c.id},
+            "add_condition": {"type": "add_condition", "actor": GM, "target": c.id},
+            "remove_condition": {"type": "remove_condition", "actor": GM, "target": c.id},
+            "sustained_test": {"type": "sustained_test", "actor": GM, "target": c.id},
+        },
+    }

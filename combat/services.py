@@ -397,7 +397,10 @@ def _automatic_move(rules: Ruleset, table: Table, moment: float) -> Any | None:
     view = table.view
     if autoplay is None or view.stage != "running":
         return None
-    for actor in (view.current,) if view.current is not None else view.acting:
+    # A seat acts in its turn, or in a phase all act in at once, or where the table waits on
+    # it (a GM-run seat's own initiative roll).
+    actors = (view.current,) if view.current is not None else (*view.acting, *view.waiting)
+    for actor in dict.fromkeys(actors):
         seat = view.seats.get(actor)
         policy = table.playing(actor)
         if seat is None or seat.controller is not None or policy is None:

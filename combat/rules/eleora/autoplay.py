@@ -11,9 +11,10 @@ from __future__ import annotations
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.eleora.commands import Command, DeclareAttack, EndTurn
 from combat.rules.eleora.engine import decide, queries
-from combat.rules.eleora.simulate import Policy, SeededRNG, Targeting, turn_command
+from combat.rules.eleora.simulate import Policy, Targeting, turn_command
 from combat.rules.eleora.state import EncounterState
 from combat.rules.records import replace
+from combat.rules.seeded import SeededRNG
 
 POLICIES: tuple[tuple[str, str], ...] = (
     ("najslabszy", gettext_noop("atakuje najsłabszego")),

@@ -15,8 +15,9 @@ from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.magus import engine
 from combat.rules.magus.commands import Command, EndTurn, RollInitiative
 from combat.rules.magus.engine.common import must_declare, must_roll
-from combat.rules.magus.simulate import TACTICS, SeededRNG, declaration, turn_command
+from combat.rules.magus.simulate import TACTICS, declaration, turn_command
 from combat.rules.magus.state import EncounterState
+from combat.rules.seeded import SeededRNG
 
 # How a GM-run combatant plays itself (key, Polish label), the default first; each key is
 # one of the simulator's tactics.

@@ -42,6 +42,7 @@ from combat.rules.magus.engine.common import (
 )
 from combat.rules.magus.sheet import ATTACK_TALENT, Weapon
 from combat.rules.magus.state import NO_REACTION, Combatant, EncounterState, Prompt
+from combat.rules.seeded import SeededRNG
 
 # How the simulated defenders answer their reaction prompts (key, Polish label).
 POLICIES: tuple[tuple[str, str], ...] = (
@@ -58,32 +59,6 @@ TACTICS: dict[str, tuple[str, ...]] = {
 }
 MAX_ROUNDS = 30
 UNARMED = Weapon(name="", kind="unarmed")
-_MASK = (1 << 64) - 1
-
-
-class SeededRNG:
-    """SplitMix64, a small seeded RNG (the rules package imports no global `random`)."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def _next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
-    def randint(self, a: int, b: int) -> int:
-        """Uniform in a..b inclusive (rejection sampling: no modulo bias)."""
-        span = b - a + 1
-        if span < 1:
-            raise ValueError("empty range")
-        limit = (1 << 64) - (1 << 64) % span
-        while True:
-            x = self._next()
-            if x < limit:
-                return a + x % span
 
 
 @dataclass(frozen=True)

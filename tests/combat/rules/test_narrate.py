@@ -67,9 +67,10 @@ from combat.rules.eleora.initiative import InitiativeOrder
 from combat.rules.eleora.maiming import resolve_maiming
 from combat.rules.eleora.narrate import NARRATORS, SILENT, describe
 from combat.rules.eleora.settings import TableSettings
-from combat.rules.eleora.simulate import Policy, SeededRNG, next_command
+from combat.rules.eleora.simulate import Policy, next_command
 from combat.rules.eleora.state import UNARMED, EncounterState, PendingAttack, Prompt
 from combat.rules.registry import get_ruleset
+from combat.rules.seeded import SeededRNG
 from tests.combat.rules.engine_kit import (
     LUK,
     TARCZA,

@@ -9,8 +9,9 @@ import pytest
 
 from combat.rules.eleora.commands import DeclareAttack
 from combat.rules.eleora.engine.queries import attack_odds
-from combat.rules.eleora.simulate import Policy, SeededRNG, hit_rate, play, simulate
+from combat.rules.eleora.simulate import Policy, hit_rate, play, simulate
 from combat.rules.eleora.state import EncounterState, standing_sides
+from combat.rules.seeded import SeededRNG
 from tests.combat.rules.engine_kit import (
     TARCZA,
     TOPOR,

@@ -19,9 +19,16 @@ from django.utils.translation import gettext_lazy
 
 from characters.models import Campaign, Character, CreatureTemplate, Membership
 from characters.portraits import validate_portrait
-from characters.sheets import MAX_ITEMS, MAX_NAME, MAX_SKILL_NAME, clean_sheet, custom_skills
+from characters.sheets import (
+    MAX_ITEMS,
+    MAX_NAME,
+    MAX_SKILL_NAME,
+    clean_sheet,
+    custom_skills,
+    stat_groups,
+)
 from characters.transfer import MAX_IMPORT_BYTES, read_json
-from combat.rules.base import Ruleset
+from combat.rules.base import Ruleset, StatSpec
 from combat.rules.registry import get_ruleset, ruleset_choices
 from combat.rules.schema import ItemField, SheetSection
 
@@ -255,6 +262,26 @@ class StatsForm(forms.Form):
     def skill_fields(self) -> list[forms.BoundField]:
         return [self[f"skill_{spec.key}"] for spec in self.skill_specs]
 
+    def attribute_groups(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        """The attribute inputs under their headings (the ruleset's groups, in its order)."""
+        return [
+            (title, [self[f"attr_{spec.key}"] for spec in specs])
+            for title, specs in _titled(self.attribute_specs, gettext_lazy("Atrybuty"))
+        ]
+
+    def skill_groups(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [
+            (title, [self[f"skill_{spec.key}"] for spec in specs])
+            for title, specs in _titled(self.skill_specs, gettext_lazy("Umiejętności"))
+        ]
+
+
+def _titled(specs: tuple[StatSpec, ...], heading: Any) -> list[tuple[Any, list[StatSpec]]]:
+    """The stats' groups under their translated headings; `heading` for those without one
+    (and alone, with no stats, when there are none)."""
+    groups = stat_groups(specs) or [("", [])]
+    return [(gettext_lazy(key) if key else heading, found) for key, found in groups]
+
 
 class SheetEditor:
     """The stats form and the row formsets of one sheet, validated together.
@@ -365,7 +392,9 @@ def reshape_rows(
     is not one of these. The lists are the ruleset's; without `rules`, those of every ruleset.
     """
     parts = command.split()
-    lists = {s.key: s.fields for s in _known_sections(rules, settings)}
+    lists: dict[str, tuple[ItemField, ...]] = {}
+    for section in _known_sections(rules, settings):
+        lists.setdefault(section.key, section.fields)
     lists.setdefault(CUSTOM_SKILLS, ())
     if len(parts) < 2 or parts[1] not in lists or parts[0] not in ("add", "remove"):
         return None
@@ -398,7 +427,8 @@ def _known_sections(
     rules: Ruleset | None, settings: Mapping[str, Any] | None
 ) -> tuple[SheetSection, ...]:
     """The ruleset's equipment lists, or every ruleset's for a caller that does not say which
-    (a list key two rulesets share then takes the defaults of the later one)."""
+    (a list key two rulesets share then takes the defaults of the first one, the default
+    ruleset's)."""
     if rules is not None:
         return rules.sheet_sections(settings)
     every = (get_ruleset(key) for key, _label in ruleset_choices())

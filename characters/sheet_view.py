@@ -10,8 +10,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign
-from characters.sheets import custom_skills
-from combat.rules.base import DerivedValue
+from characters.sheets import custom_skills, stat_groups
+from combat.rules.base import DerivedValue, StatSpec
 from combat.rules.schema import ItemField, SheetSection
 
 
@@ -21,15 +21,29 @@ def sheet_context(
     rules, settings = campaign.rules(), campaign.settings
     attributes = dict(sheet.get("attributes") or {})
     skills = dict(sheet.get("skills") or {})
+    attribute_specs, skill_specs = rules.attributes(settings), rules.skills(settings)
     return {
         "derived": derived,
-        "attributes": [
-            (s.label, attributes.get(s.key, s.minimum)) for s in rules.attributes(settings)
+        "attributes": [(s.label, attributes.get(s.key, s.minimum)) for s in attribute_specs],
+        "skills": [(s.label, skills.get(s.key, s.minimum)) for s in skill_specs],
+        "attribute_groups": [
+            (title, [(s.label, attributes.get(s.key, s.minimum)) for s in specs])
+            for title, specs in _titled(attribute_specs, _("Atrybuty"))
         ],
-        "skills": [(s.label, skills.get(s.key, s.minimum)) for s in rules.skills(settings)],
+        "skill_groups": [
+            (title, [(s.label, skills.get(s.key, s.minimum)) for s in specs])
+            for title, specs in _titled(skill_specs, _("Umiejętności"))
+        ],
         "custom_skills": list(custom_skills(sheet, rules=rules, settings=settings).items()),
         "sections": [_section(s, sheet.get(s.key) or []) for s in rules.sheet_sections(settings)],
     }
+
+
+def _titled(specs: tuple[StatSpec, ...], heading: str) -> list[tuple[str, list[StatSpec]]]:
+    """The stats' groups under their translated headings; `heading` for those without one
+    (and alone, with no stats, when there are none)."""
+    groups = stat_groups(specs) or [("", [])]
+    return [(_(key) if key else heading, found) for key, found in groups]
 
 
 def _is_trait(field: ItemField) -> bool:

@@ -225,6 +225,14 @@ def blank_sheet(*, rules: Ruleset, settings: Mapping[str, Any] | None) -> dict[s
     }
 
 
+def stat_groups(specs: tuple[StatSpec, ...]) -> list[tuple[str, list[StatSpec]]]:
+    """Stats by their `group` (a msgid, "" for none), the groups in the order they first appear."""
+    groups: dict[str, list[StatSpec]] = {}
+    for spec in specs:
+        groups.setdefault(spec.group, []).append(spec)
+    return list(groups.items())
+
+
 def custom_skills(
     sheet: Mapping[str, Any], *, rules: Ruleset, settings: Mapping[str, Any] | None
 ) -> dict[str, int]:

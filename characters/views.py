@@ -324,7 +324,7 @@ def _character_form(
     request: HtmxHttpRequest, campaign: Campaign, character: Character, *, as_gm: bool
 ) -> HttpResponse:
     """The character's fields and sheet, validated together and saved in one transaction."""
-    data, files = _form_data(request)
+    data, files = _form_data(request, campaign)
     old_portrait = character.portrait.name or ""
     form = CharacterForm(data, files, instance=character, campaign=campaign, as_gm=as_gm)
     editor = _editor(campaign, data, character.sheet)
@@ -349,11 +349,15 @@ def _character_form_context(
     return {"form": form, "editor": editor, "campaign": campaign, "character": character}
 
 
-def _form_data(request: HttpRequest) -> tuple[Any, Any]:
-    """Like `_posted`, with the data reshaped when a row was added or removed."""
+def _form_data(request: HttpRequest, campaign: Campaign) -> tuple[Any, Any]:
+    """Like `_posted`, with the data reshaped when a row was added or removed (the rows of the
+    campaign's ruleset: another ruleset's list of the same key has other defaults)."""
     if request.method != "POST":
         return None, None
-    reshaped = reshape_rows(request.POST, request.POST.get("row", ""))
+    command = request.POST.get("row", "")
+    reshaped = reshape_rows(
+        request.POST, command, rules=campaign.rules(), settings=campaign.settings
+    )
     return (reshaped if reshaped is not None else request.POST), request.FILES
 
 
@@ -481,7 +485,7 @@ def creature_edit(request: HtmxHttpRequest, pk: int, creature_pk: int) -> HttpRe
 def _creature_form(
     request: HtmxHttpRequest, campaign: Campaign, creature: CreatureTemplate
 ) -> HttpResponse:
-    data, _files = _form_data(request)
+    data, _files = _form_data(request, campaign)
     form = CreatureForm(data, instance=creature)
     editor = _editor(campaign, data, creature.sheet)
     context = {

@@ -85,7 +85,7 @@ def test_it_asks_the_ruleset_for_derived_values() -> None:
 
 
 def test_it_seeds_a_valid_shared_bestiary() -> None:
-    shared = CreatureTemplate.objects.filter(campaign=None)
+    shared = CreatureTemplate.objects.filter(campaign=None, ruleset="eleora")
     names = set(shared.values_list("name", flat=True))
     assert {"Wilk", "Dzik", "Bandyta", "Niedźwiedź"} <= names
     rules = get_ruleset("eleora")

@@ -12,6 +12,8 @@ from characters.models import Campaign, Character, CreatureTemplate, Membership
 
 pytestmark = pytest.mark.django_db
 
+CAMPAIGN = "Wilki z Czarnego Lasu"
+
 
 def run() -> str:
     out = StringIO()
@@ -37,7 +39,7 @@ def test_it_creates_the_demo_campaign() -> None:
         assert login in output
         assert authenticate(username=login, password="eleora-demo") is not None
     assert "eleora-demo" in output
-    campaign = Campaign.objects.get(name="Wilki z Czarnego Lasu")
+    campaign = Campaign.objects.get(name=CAMPAIGN)
     assert campaign.gm.username == "mistrz"
     roles = dict(campaign.memberships.values_list("user__username", "role"))
     assert roles == {"mistrz": "gm", "gracz1": "player", "gracz2": "player"}
@@ -48,11 +50,11 @@ def test_it_creates_the_demo_campaign() -> None:
 
 def test_it_gives_each_player_an_equipped_character() -> None:
     run()
-    sabre = Character.objects.get(owner__username="gracz1")
+    sabre = Character.objects.get(owner__username="gracz1", campaign__name=CAMPAIGN)
     assert sabre.sheet["attributes"]["zrecznosc"] == 2
     assert sabre.sheet["skills"]["bron_lekka"] == 4
     assert sabre.sheet["weapons"][0]["name"] == "Szabla"
-    archer = Character.objects.get(owner__username="gracz2")
+    archer = Character.objects.get(owner__username="gracz2", campaign__name=CAMPAIGN)
     bow = archer.sheet["weapons"][0]
     assert (bow["ranged"], bow["reload_actions"]) == (True, 2)
 

@@ -22,7 +22,18 @@ from combat.rules.base import (
     StatSpec,
     TableView,
 )
-from combat.rules.magus import codec, conditions, derived, engine, forms, narrate, prompts, table
+from combat.rules.magus import (
+    autoplay,
+    codec,
+    conditions,
+    derived,
+    engine,
+    forms,
+    narrate,
+    prompts,
+    simulate,
+    table,
+)
 from combat.rules.magus.commands import Command, Expire, JoinCombat, RevealStats, SetHidden
 from combat.rules.magus.events import Event
 from combat.rules.magus.settings import MagusSettings
@@ -116,7 +127,7 @@ class MagusRuleset:
     def command_targets(self, command: Command) -> tuple[str, ...]:
         """The combatants a command names besides its actor (a target, several targets)."""
         named: list[str] = []
-        for name in ("target", "targets", "surprised"):
+        for name in ("target", "targets", "surprised", "mount", "sneakers", "unaware"):
             value = getattr(command, name, None)
             named += [value] if isinstance(value, str) else list(value or ())
         return tuple(named)
@@ -202,6 +213,32 @@ class MagusRuleset:
 
     def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
         return prompts.answer_odds(state, prompt_id)
+
+    # --- Simulator ------------------------------------------------------------------------
+
+    def simulation_policies(self) -> list[tuple[str, str]]:
+        return list(simulate.POLICIES)
+
+    def simulate(
+        self,
+        settings: Mapping[str, Any] | None,
+        combatants: Sequence[Mapping[str, Any]],
+        *,
+        runs: int,
+        seed: int,
+        policy: str,
+    ) -> simulate.SimulationResult:
+        return simulate.simulate(settings, combatants, runs=runs, seed=seed, policy=policy)
+
+    # --- Autoplay -------------------------------------------------------------------------
+
+    def autoplay_policies(self) -> list[tuple[str, str]]:
+        return list(autoplay.POLICIES)
+
+    def autoplay_command(
+        self, state: EncounterState, actor_id: str, policy: str, now: float
+    ) -> Command | None:
+        return autoplay.next_command(state, actor_id, policy, now)
 
 
 RULESET = MagusRuleset()

@@ -9,7 +9,7 @@ deadlines a command opens.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from combat.rules.magus.state import GM, NO_REACTION
@@ -130,13 +130,63 @@ class RollInitiatives(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class SustainedTest(Command):
-    """The GM's end-of-round test of a sustained action: whether it reached its goal."""
+    """The GM's end-of-round test of a sustained action this round: `success` records a test
+    rolled at the table; None rolls it now (`sustained.round_test`). Without either, the
+    round's end rolls it. The action must require a test (`SustainedCheck`, or declared)."""
 
     type_key: ClassVar[str] = "sustained_test"
     gm_only: ClassVar[bool] = True
     actor: str = GM
     target: str
-    success: bool
+    success: bool | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SustainedCheck(Command):
+    """The GM requires (or, with `skill` "", drops) an end-of-round test of `target`'s
+    sustained action: an attribute or talent key and its DN; `failure_stalls`: a failed round
+    adds no progress."""
+
+    type_key: ClassVar[str] = "sustained_check"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    skill: str = ""
+    dn: int = 0
+    failure_stalls: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class SurpriseTest(Command):
+    """Before the fight, the surprise test of the side taken unawares (`side`): every one of
+    it tests Percepcja vs the DN (the lowest Zręczność step of those met, or the lowest
+    Podkradanie się result of `sneakers`, or the GM's `base`) plus the conditions; `unaware`
+    are surprised without a test; `distances` (metres to the nearest attacker) matter to a
+    Brosza ostrzeżenia. The failures are Zaskoczony in round 1."""
+
+    type_key: ClassVar[str] = "surprise_test"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    side: str
+    dusk: bool = False
+    darkness: str = "none"  # none | partial | full | complete
+    rain: str = "none"  # none | light | downpour
+    camouflage: bool = False
+    sneakers: tuple[str, ...] = ()
+    unaware: tuple[str, ...] = ()
+    base: int | None = None
+    distances: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PassTime(Command):
+    """Let game time pass (recovery waits): `seconds`, or a full night's rest (`night`)."""
+
+    type_key: ClassVar[str] = "pass_time"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    seconds: int = 0
+    night: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,6 +216,10 @@ class Declare(Command):
     ground: int = 0
     rounds: int = 0
     note: str = ""
+    preset: str = ""  # a sustained action of `sustained.PRESETS`
+    test_skill: str = ""  # the sustained action's end-of-round test ("": none)
+    test_dn: int = 0
+    failure_stalls: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -213,6 +267,7 @@ class Attack(Command):
     blindside: bool = False
     called_weapon: bool = False
     sever: bool = False  # Oderwanie kończyn: an aimed attack of a much stronger attacker
+    charge_m: int = 0  # Szarża of a rider: the metres its mount covers (0: no charge)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -253,6 +308,38 @@ class GetUp(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class MountUp(Command):
+    """The rider (`actor`) mounts `mount`: before the fight, or on its turn (a simple action)."""
+
+    type_key: ClassVar[str] = "mount"
+    mount: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dismount(Command):
+    """The rider (`actor`) gets off its mount: before the fight, or on its turn (simple)."""
+
+    type_key: ClassVar[str] = "dismount"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecoveryTest(Command):
+    """Test zdrowienia of `actor`: heals "damage", or "stun" (Siła Woli added); `revived`:
+    someone brings the unconscious character round (no minute's wait)."""
+
+    type_key: ClassVar[str] = "recovery_test"
+    heals: str = "damage"
+    revived: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class HealWound(Command):
+    """A Wound heals after a full night's rest by spending a recovery test (no damage left)."""
+
+    type_key: ClassVar[str] = "heal_wound"
+
+
+@dataclass(frozen=True, kw_only=True)
 class EndTurn(Command):
     type_key: ClassVar[str] = "end_turn"
 
@@ -280,6 +367,9 @@ COMMANDS: dict[str, type[Command]] = {
         Advance,
         RollInitiatives,
         SustainedTest,
+        SustainedCheck,
+        SurpriseTest,
+        PassTime,
         Expire,
         Declare,
         RollInitiative,
@@ -292,6 +382,10 @@ COMMANDS: dict[str, type[Command]] = {
         Delay,
         StepIn,
         GetUp,
+        MountUp,
+        Dismount,
+        RecoveryTest,
+        HealWound,
         EndTurn,
         Answer,
     )

@@ -152,11 +152,13 @@ class InitiativeRolled(Event):
 
 @dataclass(frozen=True)
 class InitiativeSet(Event):
-    """An initiative given, not rolled: delayed into this round (the highest + 1)."""
+    """An initiative given, not rolled: delayed into this round (the highest + 1), or a
+    mount's, its `rider`'s result (it acts right after the rider)."""
 
     type_key: ClassVar[str] = "initiative_set"
     combatant: str
     value: int
+    rider: str = ""
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,39 @@ class SustainedCompleted(Event):
 
 
 @dataclass(frozen=True)
+class SustainedRolled(Event):
+    """The GM's end-of-round test of a sustained action, rolled (`sustained.round_test`)."""
+
+    type_key: ClassVar[str] = "sustained_rolled"
+    combatant: str
+    roll: StepRoll
+    dn: int
+    level: str
+    passed: bool
+
+
+@dataclass(frozen=True)
+class SustainedAdvanced(Event):
+    """A round of a sustained action at the round's end (`sustained.advance`); `passed` is
+    its test's result, None when no test is required."""
+
+    type_key: ClassVar[str] = "sustained_advanced"
+    combatant: str
+    passed: bool | None = None
+
+
+@dataclass(frozen=True)
+class SustainedCheckSet(Event):
+    """The GM requires an end-of-round test of the sustained action (`skill` "": none)."""
+
+    type_key: ClassVar[str] = "sustained_check_set"
+    combatant: str
+    skill: str = ""
+    dn: int = 0
+    failure_stalls: bool = True
+
+
+@dataclass(frozen=True)
 class Bled(Event):
     """Blood loss at the round's end: Krwotok (fixed points) or a severed limb (a roll)."""
 
@@ -350,6 +385,124 @@ class CheckRolled(Event):
     success: bool
 
 
+# --- surprise, mounts, recovery ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SurpriseDifficulty(Event):
+    """The DN of `side`'s surprise test: its base (from `source`, a msgid), the conditions'
+    modifiers, and the Podkradanie się rolls of the sneakers. Told to the GM only."""
+
+    type_key: ClassVar[str] = "surprise_difficulty"
+    side: str
+    dn: int
+    base: int
+    source: str
+    modifiers: tuple[tuple[str, int], ...] = ()
+    sneaks: tuple[tuple[str, StepRoll], ...] = ()
+
+
+@dataclass(frozen=True)
+class BroochRolled:
+    """A Brosza ostrzeżenia's test inside a surprise test (no roll: out of its range)."""
+
+    dn: int
+    roll: StepRoll | None
+    level: str
+    detected: bool
+    damage: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SurpriseRolled(Event):
+    """One character's surprise test: Percepcja vs `dn` (no roll: unaware), `surprised`
+    (Zaskoczony in round 1), `reason` (a msgid), and the brooch's test when it had one."""
+
+    type_key: ClassVar[str] = "surprise_rolled"
+    combatant: str
+    dn: int
+    surprised: bool
+    reason: str
+    roll: StepRoll | None = None
+    level: str = ""
+    brooch: BroochRolled | None = None
+
+
+@dataclass(frozen=True)
+class Mounted(Event):
+    type_key: ClassVar[str] = "mounted"
+    rider: str
+    mount: str
+
+
+@dataclass(frozen=True)
+class Dismounted(Event):
+    type_key: ClassVar[str] = "dismounted"
+    rider: str
+    mount: str
+
+
+@dataclass(frozen=True)
+class ImpactRolled(Event):
+    """After a charge hit: the rider's Siła (or Szarża) vs the target's Żywotność; failed with
+    a lance it falls (`fall`: the fall's damage, Powalony), with another weapon loses it."""
+
+    type_key: ClassVar[str] = "impact_rolled"
+    rider: str
+    target: str
+    roll: StepRoll
+    dn: int
+    success: bool
+    lance: bool
+    falls: bool
+    loses_weapon: bool
+    fall: StepRoll | None = None
+
+
+@dataclass(frozen=True)
+class SaddleRolled(Event):
+    """A wounded rider's balance test to stay in the saddle (Siła + Pewny dosiad vs the
+    knockdown DN); failed: it falls (`fall`: the fall's damage, Powalony)."""
+
+    type_key: ClassVar[str] = "saddle_rolled"
+    rider: str
+    roll: StepRoll
+    dn: int
+    success: bool
+    fall: StepRoll | None = None
+
+
+@dataclass(frozen=True)
+class RecoveryTested(Event):
+    """Test zdrowienia: the roll (minimum 1, Wounds lower it), what it `healed` of the
+    damage or the stun damage (`heals`); `revived`: someone brought it round."""
+
+    type_key: ClassVar[str] = "recovery_tested"
+    combatant: str
+    heals: str
+    roll: StepRoll
+    healed: int
+    revived: bool = False
+
+
+@dataclass(frozen=True)
+class WoundHealed(Event):
+    """A Wound healed after a night's rest, spending a recovery test."""
+
+    type_key: ClassVar[str] = "wound_healed"
+    combatant: str
+
+
+@dataclass(frozen=True)
+class TimePassed(Event):
+    """Game time passes (`seconds`); `night`: a full night's rest ends (the day's tests back)."""
+
+    type_key: ClassVar[str] = "time_passed"
+    seconds: int
+    night: bool = False
+
+
 EVENTS: dict[str, type[Event]] = {
     e.type_key: e
     for e in (
@@ -381,6 +534,18 @@ EVENTS: dict[str, type[Event]] = {
         GotUp,
         SustainedTested,
         SustainedCompleted,
+        SustainedRolled,
+        SustainedAdvanced,
+        SustainedCheckSet,
+        SurpriseDifficulty,
+        SurpriseRolled,
+        Mounted,
+        Dismounted,
+        ImpactRolled,
+        SaddleRolled,
+        RecoveryTested,
+        WoundHealed,
+        TimePassed,
         Bled,
         RoundEnded,
         AttackRolled,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from combat.rules.base import LogLine, RollView, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
+from combat.rules.magus import sustained as sus
 from combat.rules.magus.engine.attack import TALENT_LABELS
 from combat.rules.magus.events import (
     ActionChanged,
@@ -26,27 +27,39 @@ from combat.rules.magus.events import (
     Declared,
     DefenceRolled,
     Delayed,
+    Dismounted,
     Event,
     GotUp,
     HealthEdited,
     Held,
     HiddenSet,
+    ImpactRolled,
     InitiativeRolled,
     InitiativeSet,
     Joined,
+    Mounted,
     Moved,
     OrderSet,
     PromptClosed,
+    RecoveryTested,
     Revealed,
     RoundEnded,
     RoundStarted,
+    SaddleRolled,
     SimpleActed,
     StatsRevealed,
     StrainPaid,
+    SurpriseDifficulty,
+    SurpriseRolled,
+    SustainedAdvanced,
+    SustainedCheckSet,
     SustainedCompleted,
+    SustainedRolled,
     SustainedTested,
+    TimePassed,
     TurnBegan,
     TurnEnded,
+    WoundHealed,
 )
 from combat.rules.magus.levels import LEVELS
 from combat.rules.magus.state import Declaration, EncounterState
@@ -78,7 +91,10 @@ def declaration_text(state: EncounterState, d: Declaration) -> str:
     if d.target and d.target in state.combatants:
         text += f" → {state.get(d.target).name}"
     if d.action == "sustained":
-        text += f" «{d.note}», {d.rounds}"
+        preset = sus.PRESET.get(d.preset)
+        note = d.note or (preset.label if preset else "")
+        rounds = d.rounds or (preset.high if preset else 0)
+        text += f" «{note}», {rounds}"
     if d.move:
         text += f", {d.move} m"
     if d.simple:
@@ -153,6 +169,11 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             text = gettext_noop("%(name)s: Inicjatywa %(total)s.")
             view = roll.view(gettext_noop("Inicjatywa"))
             return _line(text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total)
+        case InitiativeSet(combatant=cid, value=value, rider=rider) if rider:
+            text = gettext_noop("%(name)s działa na Inicjatywie jeźdźca (%(rider)s): %(total)s.")
+            return _line(
+                text, "roll", [cid, rider], name=names[cid], rider=names[rider], total=value
+            )
         case InitiativeSet(combatant=cid, value=value):
             text = gettext_noop("%(name)s działa z opóźnienia: Inicjatywa %(total)s.")
             return _line(text, "roll", [cid], name=names[cid], total=value)
@@ -210,6 +231,74 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
                 else gettext_noop("%(name)s: test działania podtrzymywanego nieudany.")
             )
             return _line(text, "action", [cid], name=names[cid])
+        case SustainedRolled(combatant=cid, roll=roll, passed=passed):
+            text = (
+                gettext_noop(
+                    "%(name)s: test działania podtrzymywanego udany (%(total)s vs %(dn)s)."
+                )
+                if passed
+                else gettext_noop(
+                    "%(name)s: test działania podtrzymywanego nieudany (%(total)s vs %(dn)s)."
+                )
+            )
+            view = roll.view(gettext_noop("Działanie podtrzymywane"))
+            return _line(
+                text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total, dn=event.dn
+            )
+        case SustainedAdvanced(combatant=cid):
+            return _sustained_round(state, names, event)
+        case SustainedCheckSet(combatant=cid, skill=skill, dn=dn):
+            if not skill:
+                text = gettext_noop("%(name)s: działanie podtrzymywane bez testu MG.")
+                return _line(text, "gm", [cid], name=names[cid])
+            text = gettext_noop("%(name)s: MG wymaga testu %(skill)s vs %(dn)s co rundę.")
+            return _line(text, "gm", [cid], name=names[cid], skill=skill, dn=dn)
+        case SurpriseDifficulty():
+            return _surprise_dn(event)
+        case SurpriseRolled():
+            return _surprise(names, event)
+        case Mounted(rider=rider, mount=mount):
+            text = gettext_noop("%(name)s dosiada: %(mount)s.")
+            return _line(text, "move", [rider, mount], name=names[rider], mount=names[mount])
+        case Dismounted(rider=rider, mount=mount):
+            text = gettext_noop("%(name)s zsiada: %(mount)s.")
+            return _line(text, "move", [rider, mount], name=names[rider], mount=names[mount])
+        case ImpactRolled():
+            return _impact(names, event)
+        case SaddleRolled(rider=rider, roll=roll, dn=dn, success=success, fall=fall):
+            text = (
+                gettext_noop("%(name)s utrzymuje się w siodle (%(total)s vs %(dn)s).")
+                if success
+                else gettext_noop(
+                    "%(name)s spada z siodła (%(total)s vs %(dn)s): %(fall)s obrażeń, powalony."
+                )
+            )
+            rolls: tuple[RollView, ...] = (roll.view(gettext_noop("Pewny dosiad")),)
+            if fall is not None:
+                rolls += (fall.view(gettext_noop("Upadek")),)
+            return _line(
+                text, "roll", [rider], rolls=rolls, name=names[rider], total=roll.total, dn=dn,
+                fall=fall.total if fall else 0,
+            )  # fmt: skip
+        case RecoveryTested(combatant=cid, heals=heals, roll=roll, healed=healed):
+            text = (
+                gettext_noop("%(name)s: test zdrowienia %(total)s — leczy %(healed)s ogłuszenia.")
+                if heals == "stun"
+                else gettext_noop("%(name)s: test zdrowienia %(total)s — leczy %(healed)s obrażeń.")
+            )
+            view = roll.view(gettext_noop("Test zdrowienia"))
+            return _line(
+                text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total,
+                healed=healed,
+            )  # fmt: skip
+        case WoundHealed(combatant=cid):
+            text = gettext_noop("%(name)s: Rana wyleczona po całonocnym odpoczynku.")
+            return _line(text, "condition", [cid], name=names[cid])
+        case TimePassed(night=True):
+            return _line(gettext_noop("Mija noc: całonocny odpoczynek."), "turn", [])
+        case TimePassed(seconds=seconds):
+            text = gettext_noop("Mija czas: %(seconds)s s.")
+            return _line(text, "turn", [], seconds=seconds)
         case SustainedCompleted(combatant=cid):
             text = gettext_noop("%(name)s kończy działanie podtrzymywane.")
             return _line(text, "action", [cid], name=names[cid])
@@ -245,6 +334,81 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
         case CheckRolled():
             return _check(names, event)
     return None
+
+
+def _sustained_round(
+    state: EncounterState, names: dict[str, str], e: SustainedAdvanced
+) -> LogLine | None:
+    c = state.get(e.combatant)
+    if (
+        c.sustained is None
+        or c.sustained.complete
+        or (e.passed is None) != (c.sustained.test is None)
+    ):
+        return None  # not the state this event was decided in
+    after = sus.advance(c.sustained, e.passed)
+    text = gettext_noop("%(name)s: %(label)s — runda %(progress)s z %(rounds)s.")
+    if e.passed is False and after.progress == c.sustained.progress:
+        text = gettext_noop("%(name)s: %(label)s — runda bez postępu (%(progress)s z %(rounds)s).")
+    return _line(
+        text, "action", [c.id], name=names[c.id], label=after.label, progress=after.progress,
+        rounds=after.rounds,
+    )  # fmt: skip
+
+
+def _surprise_dn(e: SurpriseDifficulty) -> LogLine:
+    parts = "; ".join(f"{reason} {value:+d}" for reason, value in e.modifiers) or "—"
+    text = gettext_noop(
+        "Test zaskoczenia strony %(side)s: trudność %(dn)s (%(source)s %(base)s; %(parts)s)."
+    )
+    rolls = tuple(roll.view(gettext_noop("Podkradanie się")) for _, roll in e.sneaks)
+    return _line(
+        text, "gm", [cid for cid, _ in e.sneaks], rolls=rolls, secret=True, side=e.side, dn=e.dn,
+        source=e.source, base=e.base, parts=parts,
+    )  # fmt: skip
+
+
+def _surprise(names: dict[str, str], e: SurpriseRolled) -> LogLine:
+    rolls: tuple[RollView, ...] = ()
+    if e.roll is not None:
+        rolls += (e.roll.view(gettext_noop("Test zaskoczenia")),)
+    reason = e.reason  # surprise.NOTICED, SURPRISED, UNAWARE or WARNED
+    damage = 0
+    if e.brooch is not None:
+        if e.brooch.roll is not None:
+            rolls += (e.brooch.roll.view(gettext_noop("Brosza ostrzeżenia")),)
+        damage = e.brooch.damage
+    text = (
+        gettext_noop("%(name)s jest zaskoczony: %(reason)s.")
+        if e.surprised
+        else gettext_noop("%(name)s nie daje się zaskoczyć: %(reason)s.")
+    )
+    if damage:
+        text = gettext_noop(
+            "%(name)s nie daje się zaskoczyć: %(reason)s (brosza zadaje %(damage)s obrażeń)."
+        )
+    return _line(
+        text, "roll", [e.combatant], rolls=rolls, name=names[e.combatant], reason=reason,
+        damage=damage,
+    )  # fmt: skip
+
+
+def _impact(names: dict[str, str], e: ImpactRolled) -> LogLine:
+    if e.success:
+        text = gettext_noop("%(name)s po szarży: utrzymuje się (%(total)s vs %(dn)s).")
+    elif e.falls:
+        text = gettext_noop(
+            "%(name)s po szarży spada z konia (%(total)s vs %(dn)s): %(fall)s obrażeń."
+        )
+    else:
+        text = gettext_noop("%(name)s po szarży traci broń (%(total)s vs %(dn)s).")
+    rolls: tuple[RollView, ...] = (e.roll.view(gettext_noop("Test po szarży")),)
+    if e.fall is not None:
+        rolls += (e.fall.view(gettext_noop("Upadek")),)
+    return _line(
+        text, "roll", [e.rider, e.target], rolls=rolls, name=names[e.rider], total=e.roll.total,
+        dn=e.dn, fall=e.fall.total if e.fall else 0,
+    )  # fmt: skip
 
 
 def _strain(state: EncounterState, names: dict[str, str], e: StrainPaid) -> LogLine:

@@ -23,7 +23,6 @@ from combat.rules.magus import damage as dmg
 from combat.rules.magus.commands import Answer, Attack, Command
 from combat.rules.magus.engine.attack import TALENT_LABELS, blow, defence_test, plan
 from combat.rules.magus.engine.common import reaction_talents
-from combat.rules.magus.odds import step_sum
 from combat.rules.magus.state import NO_REACTION, EncounterState, Prompt, Strike
 
 POLICIES: tuple[tuple[str, str], ...] = (
@@ -126,15 +125,11 @@ def prompt_panel(state: EncounterState, prompt_id: str) -> dict[str, Any]:
 
 def expected_hit(state: EncounterState, strike: Strike) -> float:
     """The mean damage dealt by a hit with this known attack result (exact over the damage
-    test's distribution; the neglected tail as in odds.step_sum)."""
+    test's distribution, `damage.hit_odds`; the neglected tail as in odds.step_sum)."""
     b, _, _ = blow(state, strike)
-    settings = state.settings
-    total = step_sum(settings.table.dice_for(b.damage_step))
-    mean = 0.0
-    for value, p in total.items():
-        done = dmg.damage_after_armour(b, strike.total, strike.dn, max(0, value), settings)
-        mean += p * done.dealt
-    return mean
+    target = state.get(strike.target)
+    odds = dmg.hit_odds(b, strike.total, strike.dn, target.wound_threshold, state.settings)
+    return odds.expected_damage
 
 
 def answer_odds(state: EncounterState, prompt_id: str) -> OddsView | None:

@@ -46,21 +46,41 @@ MINIMUM_RESULT = 1
 
 Heals = Literal["damage", "stun"]
 
-ALLOWED = gettext_noop("Można wykonać test zdrowienia")
-MUST_TEST = gettext_noop("Po przebudzeniu z obrażeniami test zdrowienia jest obowiązkowy")
-NO_TESTS = gettext_noop("Brak testów zdrowienia na dziś")
-NOTHING_TO_HEAL = gettext_noop("Brak obrażeń do wyleczenia")
-ONE_TEST_AFTER_REST = gettext_noop(
-    "Jedyny test zdrowienia można wykonać tylko po całonocnym odpoczynku"
-)
-IN_COMBAT = gettext_noop("W trakcie walki test zdrowienia może wykonać tylko nieprzytomny")
-AFTER_COMBAT = gettext_noop("Po walce musi upłynąć godzina odpoczynku przed testem zdrowienia")
-INTERVAL = gettext_noop("Między testami zdrowienia musi upłynąć godzina")
-QUIET = gettext_noop("Test zdrowienia po minucie bez wysiłku i bez nowych obrażeń")
-UNCONSCIOUS_WAIT = gettext_noop("Nieprzytomny może wykonać test zdrowienia minutę po utracie")
-WOUND_NEEDS_REST = gettext_noop("Ranę można wyleczyć tylko po całonocnym odpoczynku")
-WOUND_HAS_DAMAGE = gettext_noop("Ranę można wyleczyć dopiero bez aktualnych obrażeń")
-NO_WOUNDS = gettext_noop("Brak Ran do wyleczenia")
+# Every reason a test is allowed or refused, by its code (msgids); the constants below name
+# the same texts for callers.
+REASONS = {
+    "allowed": gettext_noop("Można wykonać test zdrowienia"),
+    "must_test": gettext_noop("Po przebudzeniu z obrażeniami test zdrowienia jest obowiązkowy"),
+    "no_tests": gettext_noop("Brak testów zdrowienia na dziś"),
+    "nothing_to_heal": gettext_noop("Brak obrażeń do wyleczenia"),
+    "one_test_after_rest": gettext_noop(
+        "Jedyny test zdrowienia można wykonać tylko po całonocnym odpoczynku"
+    ),
+    "in_combat": gettext_noop("W trakcie walki test zdrowienia może wykonać tylko nieprzytomny"),
+    "after_combat": gettext_noop(
+        "Po walce musi upłynąć godzina odpoczynku przed testem zdrowienia"
+    ),
+    "interval": gettext_noop("Między testami zdrowienia musi upłynąć godzina"),
+    "quiet": gettext_noop("Test zdrowienia po minucie bez wysiłku i bez nowych obrażeń"),
+    "unconscious_wait": gettext_noop("Nieprzytomny może wykonać test zdrowienia minutę po utracie"),
+    "wound_needs_rest": gettext_noop("Ranę można wyleczyć tylko po całonocnym odpoczynku"),
+    "wound_has_damage": gettext_noop("Ranę można wyleczyć dopiero bez aktualnych obrażeń"),
+    "no_wounds": gettext_noop("Brak Ran do wyleczenia"),
+}
+ALLOWED = REASONS["allowed"]
+MUST_TEST = REASONS["must_test"]
+NO_TESTS = REASONS["no_tests"]
+NOTHING_TO_HEAL = REASONS["nothing_to_heal"]
+ONE_TEST_AFTER_REST = REASONS["one_test_after_rest"]
+IN_COMBAT = REASONS["in_combat"]
+AFTER_COMBAT = REASONS["after_combat"]
+INTERVAL = REASONS["interval"]
+QUIET = REASONS["quiet"]
+UNCONSCIOUS_WAIT = REASONS["unconscious_wait"]
+WOUND_NEEDS_REST = REASONS["wound_needs_rest"]
+WOUND_HAS_DAMAGE = REASONS["wound_has_damage"]
+NO_WOUNDS = REASONS["no_wounds"]
+CODE = {text: code for code, text in REASONS.items()}
 
 
 @dataclass(frozen=True)
@@ -222,7 +242,7 @@ def recovery_test(
     (or of the stun damage); RuleViolation when the test is not allowed now."""
     allowed, reason, _ = _check(state, sheet, now, settings, damage, stun, heals, revived)
     if not allowed:
-        raise RuleViolation("recovery_not_allowed", reason)
+        raise RuleViolation("recovery_not_allowed", REASONS[CODE[reason]])
     roll = roll_step(
         rng,
         recovery_step(sheet, heals),
@@ -253,7 +273,7 @@ def heal_wound(state: RecoveryState, now: int, *, damage: int, wounds: int) -> R
     allowed."""
     allowed, reason = can_heal_wound(state, damage=damage, wounds=wounds)
     if not allowed:
-        raise RuleViolation("heal_wound_not_allowed", reason)
+        raise RuleViolation("heal_wound_not_allowed", REASONS[CODE[reason]])
     return spend_test(state, now)
 
 

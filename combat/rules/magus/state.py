@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from combat.rules.magus.recovery import RecoveryState
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import Sheet, Shield, Spell, Weapon
+from combat.rules.magus.sustained import Sustained
 from combat.rules.records import replace
 
 GM = "gm"  # the actor of the GM's own commands; no combatant may use this id
@@ -34,7 +36,10 @@ class Declaration:
     of an attack; `target` is whom it means to attack (Ominięcie tarczy takes that target's
     shield off its Initiative); `simple` the simple actions it means to take and `move` the
     metres (both informative: the act phase counts what is done); `ground` the metres of
-    Oddawanie pola; `rounds` the length of a sustained action and `note` what it is."""
+    Oddawanie pola; `rounds` the length of a sustained action and `note` what it is (or
+    `preset` one of `sustained.PRESETS`, its rounds the top of the range when `rounds` is 0),
+    `test_skill`/`test_dn` the GM's end-of-round test it requires ("" : none) and
+    `failure_stalls` whether a failed test adds no progress."""
 
     action: str = "none"
     options: tuple[str, ...] = ()
@@ -47,17 +52,10 @@ class Declaration:
     rounds: int = 0
     note: str = ""
     empty: bool = False  # given by the rules to one who did not declare in time
-
-
-@dataclass(frozen=True)
-class Sustained:
-    """A sustained action (działanie podtrzymywane): its length, the rounds done, the GM's
-    latest end-of-round test."""
-
-    note: str
-    rounds: int
-    elapsed: int = 0
-    succeeded: bool = False
+    preset: str = ""
+    test_skill: str = ""
+    test_dn: int = 0
+    failure_stalls: bool = True
 
 
 @dataclass(frozen=True)
@@ -95,9 +93,14 @@ class Combatant:
     delay_next: bool = False  # delayed into the next round: initiative = highest + 1
     got_up: bool = False  # stood up this round: no more movement
     aim: int = 0  # rounds aimed in a row (Przycelowanie)
-    sustained: Sustained | None = None
+    sustained: Sustained | None = None  # sustained.Sustained: rounds, progress, the GM's test
+    sustained_result: bool | None = None  # this round's end-of-round test, rolled or recorded
     melee_attackers: tuple[str, ...] = ()  # this round (Otoczony from many attackers)
     joined_round: int = 0
+    recovery: RecoveryState = field(default_factory=lambda: RecoveryState(tests_left=0))
+    mount: str | None = None  # a rider: its mount's id
+    rider: str | None = None  # a mount: its rider's id (it acts on the rider's initiative)
+    ignores_blindside: bool = False  # warned by a Brosza ostrzeżenia: no Atak z tyłu penalty
 
     # --- numbers of the sheet ----------------------------------------------------------------
 
@@ -206,6 +209,8 @@ class EncounterState:
     prompts: tuple[Prompt, ...] = ()
     prompts_opened: int = 0
     winner: str | None = None
+    time_s: int = 0  # game time since the encounter began: round_seconds a round, + time passed
+    surprise_sides: tuple[str, ...] = ()  # the sides whose surprise test is rolled
 
     def get(self, combatant_id: str) -> Combatant:
         return self.combatants[combatant_id]

@@ -7,14 +7,38 @@ Panels (their templates come later; every key is documented here):
   command dict}, "targets": [{id, name}], "weapons", "spells"; in the declaration phase also
   "options" (LegalAction of each declarable option), "action_kinds" [(key, label)],
   "current" (the declaration so far, as JSON, or None), "strain" {option: Strain}, "paid"
-  (options already paid this round); in the act phase "attacks" [{key, target, weapon,
-  spell}] naming the "atak:<target>:<means>" actions.
+  (options already paid this round), "sustained_presets" [{key, label, low, high}] (the
+  seed's sustained actions: Declare(action="sustained", preset=key, rounds=low..high; 0 =
+  high), optional test_skill/test_dn/failure_stalls); in the act phase "attacks" [{key,
+  target, weapon, spell}] naming the "atak:<target>:<means>" actions, "charges" [{key,
+  target, weapon, min_m, max_m}] naming the "szarza:<target>:<weapon>" actions of a rider
+  (the command's charge_m is min_m, the mount's combat speed; any metres up to max_m are
+  legal), "mount" ({id, name} of the actor's mount, or None), and the actions "zsiadz"
+  (Dismount) or "dosiadz:<id>" (MountUp, one per free living ally).
 - `seat_panel(state, seat, visible)`: a player's own card outside its turn: {"declared",
-  "actions", "commands"} (roll initiative, interrupt with a held action, step in).
+  "actions", "commands", "initiative_step", "movement_rate", "recovery", "mount", "rider"}
+  (roll initiative, interrupt with a held action, step in; before the fight "dosiadz:<id>" /
+  "zsiadz"; outside a fight, or when unconscious in one: "test_zdrowienia" (with damage),
+  "test_zdrowienia_ogluszenie" (with stun damage: heals="stun"), "ocucenie" (unconscious:
+  revived=True), "leczenie_rany" (with Wounds, outside a fight)). "recovery" is
+  `recovery_info`: {"tests_left", "allowed", "reason" (msgid), "next_at" (game seconds or
+  None), "must_test", "unconscious_since", "now" (the game clock)}; "mount"/"rider": {id,
+  name} or None.
 - `gm_panel(state)`: {"stage", "phase", "actions", "commands", "waiting", "sides",
-  "declarations": {id: text}}.
+  "declarations": {id: text}, "clock" (game seconds), "surprise"}; actions also
+  "zaskoczenie:<side>" (SurpriseTest of that side, before the fight; the form adds dusk,
+  darkness, rain, camouflage, sneakers, unaware, base, distances), "czas_minuta",
+  "czas_godzina", "czas_noc" (PassTime). "surprise": {"sides": {side: {"members", "met"
+  ([{id, name}]), "base" (the lowest Zręczność step met), "brooches" (ids)}}, "darkness" /
+  "rain" [(key, label, DN modifier)], "dusk", "camouflage" (their DN modifiers), "tested"
+  (sides already tested)}.
 - `gm_seat_panel(state, seat)`: {"id", "damage", "stun", "wounds", "conditions",
-  "condition_choices", "declared", "sustained", "commands"}.
+  "condition_choices", "declared", "sustained", "recovery", "mount", "rider", "actions",
+  "commands"}; "sustained" is None or {"note"/"label", "preset", "rounds", "progress",
+  "elapsed", "test" ({skill, dn} or None), "failure_stalls", "result" (this round's test:
+  True/False/None)}; "actions" the recovery ones as on the seat panel; "commands" also
+  templates "sustained_test" (success true/false, or none to roll it), "sustained_check"
+  (skill, dn, failure_stalls), "mount" (add mount=<id>), "dismount".
 """
 
 from __future__ import annotations
@@ -32,8 +56,9 @@ from combat.rules.base import (
     gettext_noop,
 )
 from combat.rules.magus import conditions as cond
-from combat.rules.magus import engine
+from combat.rules.magus import engine, mounted, surprise
 from combat.rules.magus import options as opt
+from combat.rules.magus import sustained as sus
 from combat.rules.magus.codec import command_to_dict, to_data
 from combat.rules.magus.commands import (
     Advance,
@@ -41,19 +66,27 @@ from combat.rules.magus.commands import (
     Command,
     Declare,
     Delay,
+    Dismount,
     EndCombat,
     EndTurn,
     GetUp,
+    HealWound,
     Hold,
     Interrupt,
+    MountUp,
     Move,
+    PassTime,
+    RecoveryTest,
     RollInitiative,
     RollInitiatives,
     SimpleAction,
     StartCombat,
     StepIn,
+    SurpriseTest,
     UseAction,
 )
+from combat.rules.magus.engine import healing
+from combat.rules.magus.engine.ambush import sides
 from combat.rules.magus.engine.common import (
     action_cap,
     actions_taken,
@@ -69,6 +102,11 @@ LABELS = {
     "initiative": gettext_noop("Inicjatywa — runda %(n)s"),
     "act": gettext_noop("Runda %(n)s"),
 }
+
+
+SUSTAINED_PRESETS = [
+    {"key": p.key, "label": p.label, "low": p.low, "high": p.high} for p in sus.PRESETS
+]
 
 
 class _Probe:
@@ -274,6 +312,7 @@ def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) ->
         panel["current"] = to_data(me.declaration) if me.declaration else None
         panel["strain"] = {k: opt.strain(k, state.settings) for k in opt.DECLARABLE}
         panel["paid"] = list(me.paid)
+        panel["sustained_presets"] = SUSTAINED_PRESETS
     elif state.phase == "initiative":
         label = gettext_noop("Rzuć na Inicjatywę")
         _offer(state, actions, commands, "inicjatywa", label, RollInitiative(actor=me.id))
@@ -308,6 +347,9 @@ def _act_actions(
             _offer(state, actions, commands, key, gettext_noop("Atak"), attack)
             attacks.append({"key": key, "target": target, "weapon": weapon, "spell": spell})
     panel["attacks"] = attacks
+    panel["charges"] = _charges(state, me, panel, actions, commands)
+    panel["mount"] = _pair(state, me.mount)
+    _mounting(state, me, actions, commands)
     rate = me.movement_rate * (2 if opt.BIEG in me.options else 1)
     left = max(0, rate - me.moved)
     if left:
@@ -332,6 +374,94 @@ def _act_actions(
     _outside_turn(state, me, actions, commands)
 
 
+def _pair(state: EncounterState, cid: str | None) -> dict[str, str] | None:
+    c = state.combatants.get(cid or "")
+    return {"id": c.id, "name": c.name} if c is not None else None
+
+
+def _charges(
+    state: EncounterState,
+    me: Combatant,
+    panel: dict[str, Any],
+    actions: list[LegalAction],
+    commands: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """A rider's Szarża at each target with each close-combat weapon: the command asks the
+    mount's combat speed (the least a charge covers); `min_m`/`max_m` bound the distance."""
+    steed = state.combatants.get(me.mount or "")
+    if steed is None:
+        return []
+    low, high = mounted.combat_speed(steed.sheet), mounted.full_speed(steed.sheet)
+    found = []
+    for target in panel["targets"]:
+        if target["id"] == steed.id:
+            continue
+        for w in me.sheet.weapons:
+            if w.kind != "melee":
+                continue
+            key = f"szarza:{target['id']}:{w.name}"
+            attack = Attack(actor=me.id, target=target["id"], weapon=w.name, charge_m=low)
+            _offer(state, actions, commands, key, gettext_noop("Szarża"), attack)
+            found.append(
+                {"key": key, "target": target, "weapon": w.name, "min_m": low, "max_m": high}
+            )
+    return found
+
+
+def _mounting(
+    state: EncounterState, me: Combatant, actions: list[LegalAction], commands: dict[str, Any]
+) -> None:
+    """Dismount when riding; else mount any free living ally ("dosiadz:<id>")."""
+    if me.mount is not None:
+        label = gettext_noop("Zsiądź")
+        _offer(state, actions, commands, "zsiadz", label, Dismount(actor=me.id))
+        return
+    if me.rider is not None:
+        return
+    for c in state.combatants.values():
+        free = c.rider is None and c.mount is None and not c.out
+        if c.side == me.side and c.id != me.id and free:
+            key, command = f"dosiadz:{c.id}", MountUp(actor=me.id, mount=c.id)
+            _offer(state, actions, commands, key, gettext_noop("Dosiądź"), command)
+
+
+def recovery_info(state: EncounterState, c: Combatant) -> dict[str, Any]:
+    """The recovery clock as the card shows it: tests left, whether a test is allowed now and
+    why (a msgid), when it will be (game seconds, None: not by waiting), must-test."""
+    allowed, reason = healing.availability(state, c)
+    return {
+        "tests_left": c.recovery.tests_left,
+        "allowed": allowed,
+        "reason": reason,
+        "next_at": healing.next_at(state, c),
+        "must_test": c.recovery.must_test,
+        "unconscious_since": c.recovery.unconscious_since,
+        "now": state.time_s,
+    }
+
+
+def _recovery_offers(
+    state: EncounterState, c: Combatant, actions: list[LegalAction], commands: dict[str, Any]
+) -> None:
+    """Test zdrowienia (damage; stun when it has stun damage), reviving an unconscious one,
+    healing a Wound after a night's rest. During a fight only an unconscious one may test."""
+    if c.dead or (state.stage == "running" and not c.unconscious):
+        return
+    if c.damage:
+        label = gettext_noop("Test zdrowienia")
+        _offer(state, actions, commands, "test_zdrowienia", label, RecoveryTest(actor=c.id))
+    if c.stun:
+        label = gettext_noop("Test zdrowienia (ogłuszenie)")
+        command = RecoveryTest(actor=c.id, heals="stun")
+        _offer(state, actions, commands, "test_zdrowienia_ogluszenie", label, command)
+    if c.unconscious:
+        command = RecoveryTest(actor=c.id, revived=True)
+        _offer(state, actions, commands, "ocucenie", gettext_noop("Ocucenie"), command)
+    if c.wounds and state.stage != "running":
+        label = gettext_noop("Leczenie Rany")
+        _offer(state, actions, commands, "leczenie_rany", label, HealWound(actor=c.id))
+
+
 def _outside_turn(
     state: EncounterState, me: Combatant, actions: list[LegalAction], commands: dict[str, Any]
 ) -> None:
@@ -352,12 +482,18 @@ def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> 
         _offer(state, actions, commands, "inicjatywa", label, RollInitiative(actor=me.id))
     if state.phase == "act" and state.current != me.id:
         _outside_turn(state, me, actions, commands)
+    if state.stage == "setup":
+        _mounting(state, me, actions, commands)
+    _recovery_offers(state, me, actions, commands)
     return {
         "declared": declaration_text(state, me.declaration) if me.declaration else "",
         "actions": actions,
         "commands": commands,
         "initiative_step": me.sheet.initiative_step,
         "movement_rate": me.movement_rate,
+        "recovery": recovery_info(state, me),
+        "mount": _pair(state, me.mount),
+        "rider": _pair(state, me.rider),
     }
 
 
@@ -375,7 +511,17 @@ def gm_panel(state: EncounterState) -> dict[str, Any]:
         label = gettext_noop("Rzuć Inicjatywę BN")
         _offer(state, actions, commands, "inicjatywa_bn", label, RollInitiatives())
     _offer(state, actions, commands, "koniec", gettext_noop("Zakończ walkę"), EndCombat())
+    side_names = sorted({c.side for c in state.combatants.values()})
+    if state.stage == "setup":
+        for side in side_names:
+            label = gettext_noop("Test zaskoczenia: %(side)s")
+            test = SurpriseTest(side=side)
+            _offer(state, actions, commands, f"zaskoczenie:{side}", label, test)
+    for key, label, command in TIME_OFFERS:
+        _offer(state, actions, commands, key, label, command)
     return {
+        "clock": state.time_s,
+        "surprise": _surprise_panel(state, side_names),
         "stage": state.stage,
         "phase": state.phase,
         "actions": actions,
@@ -390,8 +536,65 @@ def gm_panel(state: EncounterState) -> dict[str, Any]:
     }
 
 
+TIME_OFFERS: tuple[tuple[str, str, Command], ...] = (
+    ("czas_minuta", gettext_noop("Mija minuta"), PassTime(seconds=healing.MINUTE)),
+    ("czas_godzina", gettext_noop("Mija godzina"), PassTime(seconds=healing.HOUR)),
+    ("czas_noc", gettext_noop("Całonocny odpoczynek"), PassTime(night=True)),
+)
+
+
+def _surprise_panel(state: EncounterState, side_names: list[str]) -> dict[str, Any]:
+    """What the GM's surprise form needs: per side its members, those it meets (the sneakers'
+    choice), the DN's usual base (the lowest Zręczność step met), brooch wearers; the
+    conditions' choices with their DN modifiers; the sides already tested."""
+    settings = state.settings
+    per_side = {}
+    for side in side_names:
+        watchers, met = sides(state, side)
+        per_side[side] = {
+            "members": [{"id": c.id, "name": c.name} for c in watchers],
+            "met": [{"id": c.id, "name": c.name} for c in met],
+            "base": min((c.dexterity for c in met), default=None),
+            "brooches": [c.id for c in watchers if c.sheet.has_item("brosza_ostrzezenia")],
+        }
+    return {
+        "sides": per_side,
+        "darkness": [
+            (key, label, ([0, *settings.surprise_darkness])[i])
+            for i, (key, label) in enumerate(surprise.DARKNESS)
+        ],
+        "rain": [
+            (key, label, ([0, *settings.surprise_rain])[i])
+            for i, (key, label) in enumerate(surprise.RAIN)
+        ],
+        "dusk": settings.surprise_dusk,
+        "camouflage": settings.surprise_camouflage,
+        "tested": list(state.surprise_sides),
+    }
+
+
+def _sustained_view(c: Combatant) -> dict[str, Any] | None:
+    s = c.sustained
+    if s is None:
+        return None
+    return {
+        "note": s.label,
+        "label": s.label,
+        "preset": s.preset,
+        "rounds": s.rounds,
+        "progress": s.progress,
+        "elapsed": s.elapsed,
+        "test": None if s.test is None else {"skill": s.test.skill, "dn": s.test.dn},
+        "failure_stalls": s.failure_stalls,
+        "result": c.sustained_result,
+    }
+
+
 def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
     c = state.get(seat_id)
+    actions: list[LegalAction] = []
+    commands: dict[str, Any] = {}
+    _recovery_offers(state, c, actions, commands)
     return {
         "id": c.id,
         "damage": c.damage,
@@ -400,17 +603,19 @@ def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
         "conditions": dict(c.conditions),
         "condition_choices": [(k, s.label) for k, s in cond.SPECS.items()],
         "declared": declaration_text(state, c.declaration) if c.declaration else "",
-        "sustained": None
-        if c.sustained is None
-        else {
-            "note": c.sustained.note,
-            "rounds": c.sustained.rounds,
-            "elapsed": c.sustained.elapsed,
-        },
+        "sustained": _sustained_view(c),
+        "recovery": recovery_info(state, c),
+        "mount": _pair(state, c.mount),
+        "rider": _pair(state, c.rider),
+        "actions": actions,
         "commands": {
+            **commands,
             "edit_health": {"type": "edit_health", "actor": GM, "target": c.id},
             "add_condition": {"type": "add_condition", "actor": GM, "target": c.id},
             "remove_condition": {"type": "remove_condition", "actor": GM, "target": c.id},
             "sustained_test": {"type": "sustained_test", "actor": GM, "target": c.id},
+            "sustained_check": {"type": "sustained_check", "actor": GM, "target": c.id},
+            "mount": {"type": "mount", "actor": c.id},
+            "dismount": {"type": "dismount", "actor": c.id},
         },
     }

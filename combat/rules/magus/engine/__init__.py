@@ -4,11 +4,10 @@
 events; then `flow.progress` adds what follows by itself (the reveal, the order, the next
 turn, the round's end). `evolve` never rolls, so a replay of the events is the state.
 
-Hooks for the pure modules written beside the engine (not wired in yet):
-- surprise.py: the GM (or a future `surprise_test` command) runs the test and passes the
-  surprised ids to `StartCombat(surprised=...)`; Zaskoczony then does the rest.
-- mounted.py, recovery.py: future commands (`mount`, `charge`, `recovery_test`, …) would be
-  dispatched here like the others, their rolls recorded in events (see the report).
+The pure rule modules are wired through their own engine modules: `ambush` (surprise.py:
+`surprise_test`), `riding` (mounted.py: `mount`, `dismount`, `Attack.charge_m`, the impact
+and saddle tests), `healing` (recovery.py: `recovery_test`, `heal_wound`, `pass_time` on the
+game clock `state.time_s`) and `sustain` (sustained.py: the one sustained-action record).
 """
 
 from __future__ import annotations
@@ -22,15 +21,20 @@ from combat.rules.magus.commands import (
     Command,
     Declare,
     Delay,
+    Dismount,
     EditHealth,
     EndCombat,
     EndTurn,
     Expire,
     GetUp,
+    HealWound,
     Hold,
     Interrupt,
     JoinCombat,
+    MountUp,
     Move,
+    PassTime,
+    RecoveryTest,
     RemoveCondition,
     RevealStats,
     RollInitiative,
@@ -39,10 +43,23 @@ from combat.rules.magus.commands import (
     SimpleAction,
     StartCombat,
     StepIn,
+    SurpriseTest,
+    SustainedCheck,
     SustainedTest,
     UseAction,
 )
-from combat.rules.magus.engine import attack, declare, flow, initiative, setup, turns
+from combat.rules.magus.engine import (
+    ambush,
+    attack,
+    declare,
+    flow,
+    healing,
+    initiative,
+    riding,
+    setup,
+    sustain,
+    turns,
+)
 from combat.rules.magus.engine.common import combatant
 from combat.rules.magus.engine.evolve import evolve, replay
 from combat.rules.magus.engine.setup import new_encounter
@@ -81,7 +98,21 @@ def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  
         case RollInitiatives():
             return initiative.gm_initiatives(state, command, rng)
         case SustainedTest():
-            return setup.sustained_test(state, command)
+            return sustain.sustained_test(state, command, rng)
+        case SustainedCheck():
+            return sustain.sustained_check(state, command)
+        case SurpriseTest():
+            return ambush.surprise_test(state, command, rng)
+        case PassTime():
+            return healing.pass_time(state, command)
+        case RecoveryTest():
+            return healing.recovery_test(state, command, rng)
+        case HealWound():
+            return healing.heal_wound(state, command)
+        case MountUp():
+            return riding.mount_up(state, command)
+        case Dismount():
+            return riding.dismount(state, command)
         case Expire():
             return _expire(state, command, rng)
         case Declare():

@@ -14,8 +14,10 @@ from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import damage as dmg
 from combat.rules.magus import options as opt
+from combat.rules.magus.check import action_test, effect_test
 from combat.rules.magus.commands import Answer, Attack
-from combat.rules.magus.dice import Adjustment, StepRoll, roll_step
+from combat.rules.magus.dice import Adjustment
+from combat.rules.magus.engine import riding
 from combat.rules.magus.engine.common import (
     combatant,
     dn_raise,
@@ -33,11 +35,10 @@ from combat.rules.magus.events import (
     DamageRolled,
     DefenceRolled,
     Event,
+    Moved,
     PromptClosed,
     StrainPaid,
 )
-from combat.rules.magus.levels import success_level
-from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import ATTACK_TALENT, CLOSE_COMBAT, Shield, Spell, Weapon
 from combat.rules.magus.state import NO_REACTION, Combatant, EncounterState, Prompt, Strike
 from combat.rules.records import replace
@@ -96,12 +97,16 @@ def plan(state: EncounterState, command: Attack) -> Plan:
     adjustments = _attack_adjustments(state, me, target, weapon, flags)
     dn, parts = _defence(state, me, target, spell, flags)
     talent = "rzucanie_czarow" if spell else ATTACK_TALENT[(weapon or UNARMED).kind]
+    step = me.sheet.talent_step(talent)
+    if command.charge_m:
+        step = riding.charge(state, me, weapon, command.charge_m).attack_step
+        flags = (*flags, riding.CHARGE)
     return Plan(
         attacker=me,
         target=target,
         weapon=weapon,
         spell=spell,
-        step=max(1, me.sheet.talent_step(talent)),
+        step=max(1, step),
         adjustments=tuple(adjustments),
         dn=dn,
         dn_parts=parts,
@@ -149,7 +154,7 @@ def _flags(
         flags = []
     if opt.AGRESYWNY in flags and (spell or weapon is None or weapon.kind not in CLOSE_COMBAT):
         flags.remove(opt.AGRESYWNY)
-    if command.blindside:
+    if command.blindside and not target.ignores_blindside:  # a warned brooch wearer: no penalty
         flags.append(opt.Z_TYLU)
     if command.sever:
         aimed = me.aim > 0
@@ -216,6 +221,7 @@ def _defence(
     parts += cond.defence_modifiers(
         target.conditions, settings, defence=defence, out=target.unconscious
     )
+    parts += riding.split_move_defence(state, target)
     if opt.Z_TYLU in flags:
         parts.append((opt.label(opt.Z_TYLU), -settings.blindside_penalty))
     parts += dn_raise(me, state)
@@ -231,12 +237,9 @@ def attack(state: EncounterState, command: Attack, rng: RNG) -> list[Event]:
     events: list[Event] = []
     if p.change:
         events += change_action(state, state.get(p.attacker.id), "spell" if p.spell else "attack")
-    roll = roll_step(
-        rng, p.step, settings.table, reasons=p.adjustments, minimum=settings.test_result_floor
-    )
-    level = success_level(
-        roll.total, p.dn, roll.rule_of_one and settings.rule_of_one, settings.levels
-    )
+    if riding.CHARGE in p.flags and p.attacker.mount is not None:
+        events.append(Moved(p.attacker.mount, command.charge_m))  # the mount covers the charge
+    roll, level = action_test(rng, p.step, p.dn, settings, p.adjustments)
     strike = Strike(
         attacker=p.attacker.id,
         target=p.target.id,
@@ -328,8 +331,8 @@ def defend(
     if points:
         events.append(StrainPaid(defender.id, talent, points, opt.strain_damage(points, settings)))
     step, reasons, needed = defence_test(state, defender, talent, prompt.strike.total)
-    roll = roll_step(rng, step, settings.table, reasons=reasons, minimum=settings.test_result_floor)
-    success = roll.total >= needed and not (roll.rule_of_one and settings.rule_of_one)
+    roll, level = action_test(rng, step, needed, settings, reasons)
+    success = level.success
     events.append(DefenceRolled(prompt.id, defender.id, talent, roll, needed, success))
     return events, success
 
@@ -368,6 +371,8 @@ def blow(state: EncounterState, strike: Strike) -> tuple[dmg.Blow, Weapon | None
     else:
         assert weapon is not None
         step = attacker.sheet.damage_step(weapon) + opt.damage_bonus(strike.flags, state.settings)
+        if riding.CHARGE in strike.flags:
+            step += riding.mount_bonus(state, attacker)
         armour = target.sheet.physical_armour
         shield_value = shield.physical if shield else 0
     penalty = state.settings.wound_penalty * attacker.wound_penalty
@@ -386,13 +391,27 @@ def blow(state: EncounterState, strike: Strike) -> tuple[dmg.Blow, Weapon | None
 
 
 def land(state: EncounterState, strike: Strike, rng: RNG) -> list[Event]:
-    """The hit's damage test and what follows it."""
+    """The hit's damage test and what follows it; after a charge hit, the rider's test."""
+    events = _land(state, strike, rng)
+    if riding.CHARGE in strike.flags:
+        rider, target = state.get(strike.attacker), state.get(strike.target)
+        weapon = rider.weapon(strike.weapon) or UNARMED
+        events += riding.impact(state, rider, target, weapon, _wound_reasons(state, rider), rng)
+    return events
+
+
+def _wound_reasons(state: EncounterState, c: Combatant, extra: int = 0) -> list[Adjustment]:
+    wounds = max(0, c.wounds + extra - 1) * state.settings.wound_penalty
+    return [Adjustment(-wounds, gettext_noop("Rany"))] if wounds else []
+
+
+def _land(state: EncounterState, strike: Strike, rng: RNG) -> list[Event]:
     settings = state.settings
     target = state.get(strike.target)
     b, weapon, shield = blow(state, strike)
     if CALLED_WEAPON in strike.flags:
         return _retention(state, target, b.damage_step, rng)
-    roll = roll_step(rng, b.damage_step, settings.table, minimum=0)
+    roll = effect_test(rng, b.damage_step, settings)
     done = dmg.damage_after_armour(b, strike.total, strike.dn, roll.total, settings)
     wt = target.wound_threshold
 
@@ -443,7 +462,10 @@ def _harm(
     dealt = done.dealt
     wound = dmg.is_wound(dealt, wt) and dealt > 0
     events: list[Event] = [rolled("damage", wound)]
-    if wound and not target.knocked_down:
+    if wound and target.mount is not None:  # a rider: the saddle test (Pewny dosiad)
+        dn = dmg.knockdown_dn(dealt, wt, settings)
+        events += riding.saddle(state, target, dn, _wound_reasons(state, target, 1), rng)
+    elif wound and not target.knocked_down:
         dn = dmg.knockdown_dn(dealt, wt, settings)
         events += _balance(state, target, dn, "rownowaga", rng, extra_wounds=1)
     if dealt > 0 and not target.has(cond.KRWOTOK) and dmg.hemorrhage(dealt, wt, settings):
@@ -458,14 +480,9 @@ def _balance(
 ) -> list[Event]:
     """A balance (knockdown) test: Siła step vs `dn`; failure: Powalony. Wounds lower it
     (Postawa obronna does not)."""
-    settings = state.settings
-    wounds = max(0, target.wounds + extra_wounds - 1) * settings.wound_penalty
-    reasons = [Adjustment(-wounds, gettext_noop("Rany"))] if wounds else []
-    roll = roll_step(
-        rng, target.sheet.step("sila"), settings.table, reasons=reasons,
-        minimum=settings.test_result_floor,
-    )  # fmt: skip
-    success = _passes(roll, dn, settings)
+    reasons = _wound_reasons(state, target, extra_wounds)
+    roll, level = action_test(rng, target.sheet.step("sila"), dn, state.settings, reasons)
+    success = level.success
     events: list[Event] = [CheckRolled(target.id, kind, roll, dn, success)]
     if not success and not target.knocked_down:
         events.append(ConditionAdded(target.id, cond.POWALONY, 0))
@@ -479,15 +496,5 @@ def _retention(state: EncounterState, target: Combatant, damage_step: int, rng: 
     held = target.sheet.weapons[0]
     test = dmg.retention_test(damage_step, held.two_handed, settings)
     reasons = [Adjustment(test.bonus, gettext_noop("broń dwuręczna"))] if test.bonus else []
-    roll = roll_step(
-        rng, target.sheet.step("sila"), settings.table, reasons=reasons,
-        minimum=settings.test_result_floor,
-    )  # fmt: skip
-    return [CheckRolled(target.id, "bron", roll, test.dn, _passes(roll, test.dn, settings))]
-
-
-def _passes(roll: StepRoll, dn: int, settings: MagusSettings) -> bool:
-    level = success_level(
-        roll.total, dn, roll.rule_of_one and settings.rule_of_one, settings.levels
-    )
-    return level.success
+    roll, level = action_test(rng, target.sheet.step("sila"), test.dn, settings, reasons)
+    return [CheckRolled(target.id, "bron", roll, test.dn, level.success)]

@@ -53,8 +53,15 @@ def must_declare(state: EncounterState, c: Combatant) -> bool:
 
 
 def must_roll(state: EncounterState, c: Combatant) -> bool:
-    """Whether `c` makes an Initiative test this round (not one delayed into it)."""
-    return state.stage == "running" and can_act(state, c) and not c.delay_next and not c.done
+    """Whether `c` makes an Initiative test this round (not one delayed into it, nor a mount
+    carrying a rider: it acts on the rider's initiative)."""
+    return (
+        state.stage == "running"
+        and can_act(state, c)
+        and not c.delay_next
+        and not c.done
+        and c.rider is None
+    )
 
 
 def is_player(c: Combatant) -> bool:

@@ -8,6 +8,7 @@ from combat.rules.magus import options as opt
 from combat.rules.magus.commands import (
     Declare,
 )
+from combat.rules.magus.engine import sustain
 from combat.rules.magus.engine.common import (
     combatant,
     is_player,
@@ -29,6 +30,7 @@ from combat.rules.magus.state import (
     Declaration,
     EncounterState,
 )
+from combat.rules.records import replace
 
 # --- declarations -----------------------------------------------------------------------------
 
@@ -68,7 +70,7 @@ def check_declaration(state: EncounterState, c: Combatant, command: Declare) -> 
         target = combatant(state, command.target)
         if target.id == c.id:
             raise RuleViolation("sam_siebie", gettext_noop("Nie można zaatakować samego siebie."))
-    if command.action == "sustained" and command.rounds < 1:
+    if command.action == "sustained" and command.rounds < 1 and not command.preset:
         raise RuleViolation(
             "rundy_podtrzymania",
             gettext_noop("Działanie podtrzymywane trwa co najmniej 1 rundę."),
@@ -88,7 +90,7 @@ def check_declaration(state: EncounterState, c: Combatant, command: Declare) -> 
     )
     if opt.OMINIECIE in options:
         _check_inside_shield(state, command.target)
-    return Declaration(
+    declaration = Declaration(
         action=command.action,
         options=options,
         weapon=command.weapon,
@@ -100,6 +102,21 @@ def check_declaration(state: EncounterState, c: Combatant, command: Declare) -> 
         rounds=command.rounds if command.action == "sustained" else 0,
         note=command.note[:200],
     )
+    if command.action != "sustained":
+        return declaration
+    declaration = replace(
+        declaration,
+        preset=command.preset,
+        test_skill=command.test_skill,
+        test_dn=command.test_dn,
+        failure_stalls=command.failure_stalls,
+    )
+    if command.test_skill and command.test_dn < 1:
+        raise RuleViolation(
+            "trudnosc", gettext_noop("Trudność testu: co najmniej 1."), dn=command.test_dn
+        )
+    sustain.from_declaration(declaration)  # RuleViolation for a bad preset, length or test
+    return declaration
 
 
 def _check_inside_shield(state: EncounterState, target_id: str | None) -> None:

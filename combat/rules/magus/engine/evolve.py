@@ -7,6 +7,9 @@ from functools import reduce
 
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
+from combat.rules.magus import recovery
+from combat.rules.magus import sustained as sus
+from combat.rules.magus.engine import sustain
 from combat.rules.magus.events import (
     ActionChanged,
     ActionUsed,
@@ -23,30 +26,42 @@ from combat.rules.magus.events import (
     Declared,
     DefenceRolled,
     Delayed,
+    Dismounted,
     Event,
     GotUp,
     HealthEdited,
     Held,
     HiddenSet,
+    ImpactRolled,
     InitiativeRolled,
     InitiativeSet,
     Joined,
+    Mounted,
     Moved,
     OrderSet,
     PromptClosed,
+    RecoveryTested,
     Revealed,
     RoundEnded,
     RoundStarted,
+    SaddleRolled,
     SimpleActed,
     StatsRevealed,
     StrainPaid,
+    SurpriseDifficulty,
+    SurpriseRolled,
+    SustainedAdvanced,
+    SustainedCheckSet,
     SustainedCompleted,
+    SustainedRolled,
     SustainedTested,
+    TimePassed,
     TurnBegan,
     TurnEnded,
+    WoundHealed,
 )
 from combat.rules.magus.sheet import CLOSE_COMBAT
-from combat.rules.magus.state import Declaration, EncounterState, Sustained
+from combat.rules.magus.state import Combatant, Declaration, EncounterState
 from combat.rules.records import replace
 
 
@@ -54,23 +69,67 @@ def replay(initial: EncounterState, events: Iterable[Event]) -> EncounterState:
     return reduce(evolve, events, initial)
 
 
-def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901 - a dispatch
+def evolve(state: EncounterState, event: Event) -> EncounterState:
+    """The state after `event`, with every combatant's recovery clock kept up to date (new
+    damage, falling unconscious, waking)."""
+    return _recovery_notes(state, _evolve(state, event))
+
+
+def _recovery_notes(before: EncounterState, after: EncounterState) -> EncounterState:
+    if after.combatants is before.combatants:
+        return after
+    changed = {}
+    for cid, c in after.combatants.items():
+        old = before.combatants.get(cid)
+        if old is None or old is c:
+            continue
+        r = c.recovery
+        if c.damage + c.stun > old.damage + old.stun:
+            r = recovery.note_damage(r, after.time_s)
+        if c.unconscious and not c.dead:
+            r = recovery.note_unconscious(r, after.time_s)
+        elif r.unconscious_since is not None:
+            r = recovery.note_conscious(r)
+        if r != c.recovery:
+            changed[cid] = replace(c, recovery=r)
+    if not changed:
+        return after
+    return replace(after, combatants={**after.combatants, **changed})
+
+
+def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901 - a dispatch
     match event:
         case Joined(combatant=c):
             late = state.stage == "running" and state.phase == "act"
-            return state.with_combatant(replace(c, joined_round=state.round, done=late))
+            clock = (
+                recovery.note_combat_start(c.recovery) if state.stage == "running" else c.recovery
+            )
+            return state.with_combatant(
+                replace(c, joined_round=state.round, done=late, recovery=clock)
+            )
         case HiddenSet(target=target, hidden=hidden):
             return _edit(state, target, hidden=hidden)
         case StatsRevealed(target=target, revealed=revealed):
             return _edit(state, target, revealed=revealed)
         case CombatStarted(surprised=surprised):
-            state = replace(state, stage="running")
+            fighting = {
+                cid: replace(c, recovery=recovery.note_combat_start(c.recovery))
+                for cid, c in state.combatants.items()
+            }
+            state = replace(state, stage="running", combatants=fighting)
             for cid in surprised:
                 c = state.get(cid)
                 state = _edit(state, cid, conditions={**c.conditions, cond.ZASKOCZONY: 1})
             return state
         case CombatEnded(winner=winner):
-            return replace(state, stage="ended", winner=winner, prompts=(), current=None, phase="")
+            rest = {
+                cid: replace(c, recovery=recovery.note_combat_end(c.recovery, state.time_s))
+                for cid, c in state.combatants.items()
+            }
+            return replace(
+                state, stage="ended", winner=winner, prompts=(), current=None, phase="",
+                combatants=rest,
+            )  # fmt: skip
         case HealthEdited():
             return _edit(
                 state, event.target, damage=event.damage, stun=event.stun, wounds=event.wounds
@@ -137,12 +196,43 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
         case GotUp():
             return _got_up(state, event)
         case SustainedTested(combatant=cid, success=success):
+            return _edit(state, cid, sustained_result=success)
+        case SustainedRolled(combatant=cid, passed=passed):
+            return _edit(state, cid, sustained_result=passed)
+        case SustainedAdvanced(combatant=cid, passed=passed):
             c = state.get(cid)
-            if c.sustained is None:
-                return state
-            return _edit(state, cid, sustained=replace(c.sustained, succeeded=success))
+            assert c.sustained is not None
+            return _edit(state, cid, sustained=sus.advance(c.sustained, passed))
+        case SustainedCheckSet():
+            return _sustained_check(state, event)
         case SustainedCompleted(combatant=cid):
-            return _edit(state, cid, sustained=None)
+            return _edit(state, cid, sustained=None, sustained_result=None)
+        case SurpriseDifficulty(side=side):
+            return replace(state, surprise_sides=(*state.surprise_sides, side))
+        case SurpriseRolled():
+            return _surprise_rolled(state, event)
+        case Mounted(rider=rider, mount=mount):
+            state = _edit(state, mount, rider=rider)
+            return _edit(state, rider, mount=mount, **_simple(state, rider))
+        case Dismounted(rider=rider, mount=mount):
+            state = _unmount(state, rider)
+            return _edit(state, rider, **_simple(state, rider))
+        case ImpactRolled():
+            if event.falls:
+                return _fall(state, event.rider, event.fall.total if event.fall else 0)
+            if event.loses_weapon:
+                return _edit(state, event.rider, disarmed=True)
+            return state
+        case SaddleRolled(rider=rider, success=success, fall=fall):
+            return state if success else _fall(state, rider, fall.total if fall else 0)
+        case RecoveryTested():
+            return _recovered(state, event)
+        case WoundHealed(combatant=cid):
+            c = state.get(cid)
+            clock = recovery.spend_test(c.recovery, state.time_s)
+            return _edit(state, cid, wounds=max(0, c.wounds - 1), recovery=clock)
+        case TimePassed():
+            return _time_passed(state, event)
         case Bled(combatant=cid, damage=damage):
             c = state.get(cid)
             return _edit(state, cid, damage=c.damage + damage)
@@ -163,6 +253,72 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
 
 def _edit(state: EncounterState, cid: str, **changes: object) -> EncounterState:
     return state.with_combatant(replace(state.get(cid), **changes))
+
+
+def _simple(state: EncounterState, cid: str) -> dict[str, object]:
+    """Mounting or dismounting on one's turn is a simple action."""
+    if state.phase != "act" or state.current != cid:
+        return {}
+    return {"simple_used": state.get(cid).simple_used + 1, "started": True}
+
+
+def _unmount(state: EncounterState, rider: str) -> EncounterState:
+    mount = state.get(rider).mount
+    if mount is not None and mount in state.combatants:
+        state = _edit(state, mount, rider=None)
+    return _edit(state, rider, mount=None)
+
+
+def _fall(state: EncounterState, rider: str, damage: int) -> EncounterState:
+    """A rider falls from its mount: the fall's damage, Powalony on the ground."""
+    state = _unmount(state, rider)
+    c = state.get(rider)
+    conditions = {**c.conditions, cond.POWALONY: 0}
+    return _edit(state, rider, damage=c.damage + damage, conditions=conditions)
+
+
+def _sustained_check(state: EncounterState, event: SustainedCheckSet) -> EncounterState:
+    c = state.get(event.combatant)
+    assert c.sustained is not None
+    test = sus.RoundCheck(event.skill, event.dn) if event.skill else None
+    action = replace(c.sustained, test=test, failure_stalls=event.failure_stalls)
+    return _edit(state, c.id, sustained=action, sustained_result=None)
+
+
+def _surprise_rolled(state: EncounterState, event: SurpriseRolled) -> EncounterState:
+    c = state.get(event.combatant)
+    conditions = dict(c.conditions)
+    if event.surprised:
+        conditions[cond.ZASKOCZONY] = 1
+    brooch = event.brooch
+    return _edit(
+        state,
+        c.id,
+        conditions=conditions,
+        damage=c.damage + (brooch.damage if brooch else 0),
+        ignores_blindside=bool(brooch and brooch.detected),
+    )
+
+
+def _recovered(state: EncounterState, event: RecoveryTested) -> EncounterState:
+    c = state.get(event.combatant)
+    clock = recovery.spend_test(c.recovery, state.time_s)
+    if event.heals == "stun":
+        return _edit(state, c.id, stun=max(0, c.stun - event.healed), recovery=clock)
+    return _edit(state, c.id, damage=max(0, c.damage - event.healed), recovery=clock)
+
+
+def _time_passed(state: EncounterState, event: TimePassed) -> EncounterState:
+    at = state.time_s + event.seconds
+    state = replace(state, time_s=at)
+    if not event.night:
+        return state
+    rested: dict[str, Combatant] = {
+        cid: replace(c, recovery=recovery.night_rest(c.recovery, c.sheet, at, damage=c.damage))
+        for cid, c in state.combatants.items()
+        if not c.dead
+    }
+    return replace(state, combatants={**state.combatants, **rested})
 
 
 def _round_started(state: EncounterState, event: RoundStarted) -> EncounterState:
@@ -204,8 +360,8 @@ def _declared(state: EncounterState, event: Declared) -> EncounterState:
     d = event.declaration
     paid = tuple(dict.fromkeys((*c.paid, *d.options)))
     sustained = c.sustained
-    if d.action == "sustained" and (sustained is None or sustained.note != d.note):
-        sustained = Sustained(note=d.note, rounds=d.rounds)
+    if d.action == "sustained":
+        sustained = sustain.continued(sustained, d)
     return _edit(state, c.id, declaration=d, declared=True, paid=paid, sustained=sustained)
 
 
@@ -267,14 +423,21 @@ def _round_ended(state: EncounterState, event: RoundEnded) -> EncounterState:
             if k not in cond.ROUND_ONLY and not (0 < v <= event.round)
         }
         aiming = opt.PRZYCELOWANIE in c.options
-        sustained = c.sustained
-        if sustained is not None:
-            going = c.declaration is not None and c.declaration.action == "sustained"
-            sustained = replace(sustained, elapsed=sustained.elapsed + 1) if going else None
         out[cid] = replace(
-            c, conditions=conditions, aim=c.aim + 1 if aiming else 0, sustained=sustained
+            c,
+            conditions=conditions,
+            aim=c.aim + 1 if aiming else 0,
+            sustained=c.sustained if sustain.going(c) else None,
+            sustained_result=None,
+            ignores_blindside=False,
         )
-    return replace(state, combatants=out, current=None, phase="")
+    return replace(
+        state,
+        combatants=out,
+        current=None,
+        phase="",
+        time_s=state.time_s + state.settings.round_seconds,
+    )
 
 
 def _attack_rolled(state: EncounterState, event: AttackRolled) -> EncounterState:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from combat.rules.base import RNG
 from combat.rules.magus import conditions as cond
-from combat.rules.magus.dice import roll_step
+from combat.rules.magus.check import effect_test
+from combat.rules.magus.engine import sustain
 from combat.rules.magus.engine.common import (
     action_refusal,
     can_act,
@@ -25,7 +26,6 @@ from combat.rules.magus.events import (
     Bled,
     Event,
     RoundEnded,
-    SustainedCompleted,
     TurnBegan,
     TurnEnded,
 )
@@ -97,12 +97,9 @@ def end_round(state: EncounterState, rng: RNG) -> list[Event]:
         if c.has(cond.KRWOTOK):
             events.append(Bled(c.id, cond.KRWOTOK, settings.hemorrhage_damage))
         if c.has(cond.ODERWANA):
-            roll = roll_step(rng, settings.severed_limb_step, settings.table, minimum=0)
+            roll = effect_test(rng, settings.severed_limb_step, settings)
             events.append(Bled(c.id, cond.ODERWANA, roll.total, roll))
-        s = c.sustained
-        going = c.declaration is not None and c.declaration.action == "sustained"
-        if s is not None and going and s.succeeded and s.elapsed + 1 >= s.rounds:
-            events.append(SustainedCompleted(c.id))
+        events += sustain.round_end(state, c, rng)
     return [*events, RoundEnded(state.round)]
 
 

@@ -97,10 +97,25 @@ def order_events(state: EncounterState) -> list[Event]:
         if c.delay_next and can_act(state, c)
     ]
     after = replay(state, events)
+    # A mount never tests Initiative: it acts on its rider's result, right after the rider.
+    mounts: list[Event] = []
+    for cid, c in after.combatants.items():
+        rider = after.combatants.get(c.rider or "")
+        if rider is not None and rider.initiative is not None and can_act(after, c) and not c.done:
+            mounts.append(InitiativeSet(cid, rider.initiative, rider=rider.id))
+    after = replay(after, mounts)
     ids = list(after.combatants)
     dexterity = after.settings.initiative_ties == "dexterity"
-    placed = [c for c in after.combatants.values() if c.initiative is not None and not c.done]
+    placed = [
+        c
+        for c in after.combatants.values()
+        if c.initiative is not None and not c.done and c.rider is None
+    ]
     placed.sort(
         key=lambda c: (-(c.initiative or 0), -c.dexterity if dexterity else 0, ids.index(c.id))
     )
-    return [*events, OrderSet(tuple(c.id for c in placed))]
+    order: list[str] = []
+    for c in placed:
+        order.append(c.id)
+        order += [e.combatant for e in mounts if isinstance(e, InitiativeSet) and e.rider == c.id]
+    return [*events, *mounts, OrderSet(tuple(order))]

@@ -1,5 +1,5 @@
 """Setup and the GM's commands: the combatants, starting and ending the fight, health,
-conditions, the sustained action's test."""
+conditions."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
+from combat.rules.magus import recovery
 from combat.rules.magus.commands import (
     AddCondition,
     EditHealth,
@@ -15,7 +16,6 @@ from combat.rules.magus.commands import (
     JoinCombat,
     RemoveCondition,
     StartCombat,
-    SustainedTest,
 )
 from combat.rules.magus.engine.common import (
     combatant,
@@ -30,8 +30,6 @@ from combat.rules.magus.events import (
     HealthEdited,
     Joined,
     RoundStarted,
-    SustainedCompleted,
-    SustainedTested,
 )
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import Sheet
@@ -65,6 +63,7 @@ def combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
         raise ValueError("combatant: 'position' must be [x, y] or null")
     sheet = Sheet.from_dict(data.get("sheet") or {}, name=str(data["name"]))
     return Combatant(
+        recovery=recovery.initial_state(sheet),
         id=data["id"],
         name=data["name"],
         side=data["side"],
@@ -105,7 +104,8 @@ def start(state: EncounterState, command: StartCombat) -> list[Event]:
         raise RuleViolation("za_malo", gettext_noop("Do walki potrzeba co najmniej dwóch stron."))
     for cid in command.surprised:
         combatant(state, cid)
-    surprised = tuple(dict.fromkeys(command.surprised))
+    tested = (cid for cid, c in state.combatants.items() if c.has(cond.ZASKOCZONY))
+    surprised = tuple(dict.fromkeys((*command.surprised, *tested)))
     return [CombatStarted(surprised), round_started(state, 1, command.now)]
 
 
@@ -158,17 +158,3 @@ def remove_condition(state: EncounterState, command: RemoveCondition) -> list[Ev
             key=command.condition,
         )
     return [ConditionRemoved(c.id, command.condition, by_gm=True)]
-
-
-def sustained_test(state: EncounterState, command: SustainedTest) -> list[Event]:
-    c = combatant(state, command.target)
-    if c.sustained is None:
-        raise RuleViolation(
-            "brak_podtrzymania",
-            gettext_noop("%(name)s nie prowadzi działania podtrzymywanego."),
-            name=c.name,
-        )
-    events: list[Event] = [SustainedTested(c.id, command.success)]
-    if command.success and c.sustained.elapsed >= c.sustained.rounds:
-        events.append(SustainedCompleted(c.id))
-    return events

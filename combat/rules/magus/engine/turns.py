@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
+from combat.rules.magus import mounted
 from combat.rules.magus import options as opt
+from combat.rules.magus.check import action_test
 from combat.rules.magus.commands import (
     Delay,
     GetUp,
@@ -16,7 +18,7 @@ from combat.rules.magus.commands import (
     StepIn,
     UseAction,
 )
-from combat.rules.magus.dice import Adjustment, roll_step
+from combat.rules.magus.dice import Adjustment
 from combat.rules.magus.engine.common import (
     combatant,
     dn_raise,
@@ -41,7 +43,6 @@ from combat.rules.magus.events import (
     TurnBegan,
     TurnEnded,
 )
-from combat.rules.magus.levels import success_level
 from combat.rules.magus.state import (
     Combatant,
     EncounterState,
@@ -70,6 +71,9 @@ def move(state: EncounterState, command: Move) -> list[Event]:
         )
     running = opt.BIEG in me.options and not (me.standard_used and not me.moves)
     rate = me.movement_rate * (2 if running else 1)
+    if me.rider is not None:  # a mount: full speed unless it attacks this round
+        attacks = me.declaration is not None and me.declaration.action in ("attack", "spell")
+        rate = mounted.mount_move_limit(me.sheet, attacks=attacks)
     split = opt.RUCH_DZIELONY in me.options or state.settings.initiative_movement
     if me.moves and not split:
         raise RuleViolation("juz_ruch", gettext_noop("Ruch tylko raz na rundę."))
@@ -213,12 +217,7 @@ def get_up(state: EncounterState, command: GetUp, rng: RNG) -> list[Event]:
     if me.sheet.armour_penalty:
         reasons.append(Adjustment(-me.sheet.armour_penalty, gettext_noop("Pancerz")))
     dn = settings.getting_up_dn + sum(v for _, v in dn_raise(me, state))
-    roll = roll_step(
-        rng, me.dexterity, settings.table, reasons=reasons, minimum=settings.test_result_floor
-    )
-    level = success_level(
-        roll.total, dn, roll.rule_of_one and settings.rule_of_one, settings.levels
-    )
+    roll, level = action_test(rng, me.dexterity, dn, settings, reasons)
     return [*events, GotUp(me.id, roll, dn, level.success)]
 
 

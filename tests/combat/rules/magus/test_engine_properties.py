@@ -19,17 +19,24 @@ from combat.rules.magus.commands import (
     Command,
     Declare,
     Delay,
+    Dismount,
     EndTurn,
     Expire,
     GetUp,
     Hold,
     Interrupt,
+    MountUp,
     Move,
+    PassTime,
+    RecoveryTest,
     RollInitiative,
     RollInitiatives,
     SimpleAction,
     StartCombat,
     StepIn,
+    SurpriseTest,
+    SustainedCheck,
+    SustainedTest,
 )
 from combat.rules.magus.engine.common import must_declare
 from combat.rules.magus.events import Declared, Event, RoundStarted, StrainPaid
@@ -63,6 +70,12 @@ def declaration(r: random.Random, state: EncounterState, cid: str) -> Declare:
     foes = [o.id for o in state.combatants.values() if o.side != c.side]
     if r.random() < 0.2:
         return Declare(actor=cid, options=r.choice([(), ("bieg",), ("postawa_obronna",)]))
+    if r.random() < 0.1:
+        check = r.choice([("", 0), ("percepcja", 5)])
+        return Declare(
+            actor=cid, action="sustained", preset=r.choice(["zamek", "plecak"]),
+            test_skill=check[0], test_dn=check[1], options=r.choice([(), ("ruch_dzielony",)]),
+        )  # fmt: skip
     chosen = tuple(k for k in OPTION_MENU if r.random() < 0.25)
     return Declare(
         actor=cid, action="attack", weapon="Miecz", target=r.choice(foes), options=chosen
@@ -70,9 +83,26 @@ def declaration(r: random.Random, state: EncounterState, cid: str) -> Declare:
 
 
 def candidates(r: random.Random, state: EncounterState, now: float) -> list[Command]:
+    ids = list(state.combatants)
+    anyone: list[Command] = [
+        RecoveryTest(actor=r.choice(ids), revived=r.random() < 0.5, now=now),
+        RecoveryTest(actor=r.choice(ids), heals="stun", now=now),
+        PassTime(seconds=r.choice([60, 3600]), now=now),
+        SustainedTest(target=r.choice(ids), success=r.choice([None, True, False]), now=now),
+        SustainedCheck(target=r.choice(ids), skill=r.choice(["", "sila"]), dn=4, now=now),
+    ]
     if state.stage == "setup":
-        return [StartCombat(surprised=r.choice([(), ("gob",)]), now=now)]
+        return [
+            StartCombat(surprised=r.choice([(), ("gob",)]), now=now),
+            SurpriseTest(side=r.choice(["a", "b"]), sneakers=r.choice([(), ("ork",)]), now=now),
+            MountUp(actor="ala", mount="ola", now=now),
+            PassTime(night=True, now=now),
+        ]
+    if state.stage == "ended":
+        return anyone
     out: list[Command] = [Advance(now=now), Expire(now=now + 1000)]
+    if r.random() < 0.2:
+        out += anyone
     for p in state.prompts:
         out += [Answer(actor=p.actor, prompt=p.id, option=o, now=now) for o in ("", *p.options)]
     if state.phase == "declare":
@@ -96,6 +126,9 @@ def candidates(r: random.Random, state: EncounterState, now: float) -> list[Comm
             Delay(actor=me.id, next_round=r.random() < 0.5, now=now),
             GetUp(actor=me.id, now=now),
             EndTurn(actor=me.id, now=now),
+            Attack(actor=me.id, target=r.choice(foes), weapon="Miecz", charge_m=12, now=now),
+            MountUp(actor=me.id, mount=r.choice(ids), now=now),
+            Dismount(actor=me.id, now=now),
         ]
         out += [Interrupt(actor=cid, now=now) for cid in state.combatants]
         out += [StepIn(actor=cid, now=now) for cid in state.combatants]

@@ -20,10 +20,9 @@ from combat.rules.magus.commands import (
     SimpleAction,
     StartCombat,
     StepIn,
-    SustainedTest,
     UseAction,
 )
-from combat.rules.magus.events import AttackRolled, Bled, GotUp, StrainPaid, SustainedCompleted
+from combat.rules.magus.events import AttackRolled, Bled, GotUp, StrainPaid
 from tests.combat.rules.magus.engine_kit import Table, fighter, kinds, of, to_act
 
 
@@ -160,32 +159,6 @@ def test_zmiana_akcji_strain_is_that_of_the_original_action() -> None:
     events = table.do(UseAction(actor="ala", note="otwiera drzwi"))
     assert of(events, StrainPaid) == [StrainPaid("ala", "zmiana_akcji", 1, 1)]
     assert table.c["ala"].changes == 1 and table.c["ala"].damage == 2
-
-
-def test_sustained_action_completes_when_its_rounds_are_done_and_the_gm_marks_success() -> None:
-    sustained = Declare(actor="ala", action="sustained", rounds=2, note="zamek")
-    table = fight(declarations={"ala": sustained})
-    table.do(EndTurn(actor="ala"))
-    table.do(EndTurn(actor="ork"))
-    assert table.c["ala"].sustained.elapsed == 1
-    to_act(table, {"ala": sustained})
-    table.do(SustainedTest(target="ala", success=True))
-    table.do(EndTurn(actor="ala"))
-    events = table.do(EndTurn(actor="ork"))
-    assert of(events, SustainedCompleted) == [SustainedCompleted("ala")]
-    assert table.c["ala"].sustained is None
-
-
-def test_sustained_test_after_its_rounds_completes_it_at_once() -> None:
-    sustained = Declare(actor="ala", action="sustained", rounds=1, note="plecak")
-    table = fight(declarations={"ala": sustained})
-    table.do(EndTurn(actor="ala"))
-    table.do(EndTurn(actor="ork"))
-    assert table.c["ala"].sustained.elapsed == 1
-    events = table.do(SustainedTest(target="ala", success=True))
-    assert "sustained_completed" in kinds(events)
-    with pytest.raises(RuleViolation, match="podtrzymywanego"):
-        table.do(SustainedTest(target="ala", success=True))
 
 
 def test_a_sustained_action_not_declared_again_is_dropped() -> None:

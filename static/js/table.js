@@ -225,9 +225,18 @@
     }
     for (const el of elements) {
       if (el.type === "checkbox" && "list" in el.dataset) {
-        if (el.checked) (msg[el.name] = msg[el.name] || []).push(Number(el.value));
+        // A list: each ticked box adds its value (text with data-text, else a number). A
+        // command's list ("c.<field>") is sent even when nothing is ticked, so unticking
+        // every box clears it.
+        const [lhead, lrest] = el.name.split(/\.(.*)/s);
+        const inCommand = lhead === "c" && lrest !== undefined;
+        const bag = inCommand ? command : msg;
+        const key = inCommand ? lrest : el.name;
+        if (inCommand) bag[key] = bag[key] || [];
+        if (el.checked) (bag[key] = bag[key] || []).push("text" in el.dataset ? el.value : Number(el.value));
         continue;
       }
+      if (el.type === "radio" && !el.checked) continue; // only the chosen radio counts
       const value = fieldValue(el);
       if (value === undefined) continue;
       const [head, rest] = el.name.split(/\.(.*)/s);

@@ -102,7 +102,7 @@ def auto_answer(state: EncounterState, prompt_id: str, policy: str, now: float) 
         odds = answer_odds(state, prompt_id)
         best = 0.0
         for option in odds.options if odds else ():
-            p = option.outcomes[0].probability
+            p = 1 - option.outcomes[0].probability  # the headline is P(the hit lands)
             if option.key != NO_REACTION and p > best:
                 choice, best = option.key, p
     return prompt_command(state, prompt_id, choice, now)
@@ -133,7 +133,8 @@ def expected_hit(state: EncounterState, strike: Strike) -> float:
 
 
 def answer_odds(state: EncounterState, prompt_id: str) -> OddsView | None:
-    """Per answer: P(the defence reaches the attack's result) and the expected damage."""
+    """Per answer: P(the hit still lands) first (the prompt card's headline), then P(the
+    defence reaches the attack's result), and the expected damage."""
     prompt = state.prompt(prompt_id)
     if prompt is None:
         return None
@@ -142,13 +143,16 @@ def answer_odds(state: EncounterState, prompt_id: str) -> OddsView | None:
     options = []
     for key, msgid, params in option_templates(state, prompt):
         if key == NO_REACTION:
-            outcomes = (Outcome(gettext_noop("obrona udana"), 0.0),)
+            outcomes = (Outcome(gettext_noop("trafia"), 1.0),)
             options.append(OddsOption(key, fill(msgid, params), outcomes, hit))
             continue
         step, reasons, needed = defence_test(state, defender, key, prompt.strike.total)
         modifier = sum(a.value for a in reasons)
         p = dmg.talent_odds(step, modifier, needed, state.settings)
-        outcomes = (Outcome(gettext_noop("obrona udana"), p),)
+        outcomes = (
+            Outcome(gettext_noop("trafia"), 1 - p),
+            Outcome(gettext_noop("obrona udana"), p),
+        )
         options.append(OddsOption(key, fill(msgid, params), outcomes, hit * (1 - p)))
     return OddsView(tuple(options), target=defender.id)
 

@@ -96,6 +96,7 @@ from combat.rules.magus.engine.common import (
 )
 from combat.rules.magus.narrate import ACTION_LABELS, declaration_text
 from combat.rules.magus.state import ACTION_KINDS, GM, Combatant, EncounterState
+from combat.rules.records import replace
 
 LABELS = {
     "declare": gettext_noop("Deklaracje — runda %(n)s"),
@@ -224,6 +225,12 @@ def health(c: Combatant) -> HealthView:
 
 def _seat(state: EncounterState, c: Combatant) -> SeatView:
     strain = sum(opt.strain(k, state.settings) for k in c.paid)
+    if state.phase == "declare" and strain:
+        # Until the reveal the Strain of a declaration stays off the seat (its damage too):
+        # another player would learn from it that a costly option was chosen. The player
+        # sees it on their own declaration form, the GM in the declarations panel.
+        c = replace(c, damage=max(0, c.damage - strain * state.settings.strain_damage))
+        strain = 0
     counters = [
         Counter("wyczerpanie", gettext_noop("Wyczerpanie"), strain),
         Counter("rany", gettext_noop("Rany"), c.wounds),

@@ -543,13 +543,13 @@ def test_the_gm_edits_the_step_table_and_the_thresholds(campaign: Campaign) -> N
             "wiersz 2: oczekiwano „klucz: wartość”, jest „2 d4-1”",
         ),
         ({"step_table": "1: d4\n1: d6"}, "step_table", "wiersz 2: „1” już było wyżej"),
-        ({"step_table": "1: d4\n2: d6+x"}, "step_table", "Odrzucone: step 2: "),
-        ({"step_table": "1: d4\n3: d6"}, "step_table", "Odrzucone: step 2 is missing"),
+        ({"step_table": "1: d4\n2: d6+x"}, "step_table", "Odrzucone: stopień 2: "),
+        ({"step_table": "1: d4\n3: d6"}, "step_table", "Odrzucone: brak stopnia 2"),
         ({"step_table": ""}, "step_table", ""),
         (
             {"thresholds__0": 10, "thresholds__1": 5, "thresholds__2": 15},
             "thresholds__0",
-            "Odrzucone: thresholds must rise",
+            "Odrzucone: progi poziomów sukcesu muszą rosnąć",
         ),
     ],
 )

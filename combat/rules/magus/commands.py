@@ -239,11 +239,13 @@ class Move(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class SimpleAction(Command):
-    """Simple actions without a test (draw a weapon, a short sentence), `count` of them."""
+    """Simple actions without a test (draw a weapon, a short sentence), `count` of them.
+    `test`: it needs a test of another ability, so it counts as the standard action (one)."""
 
     type_key: ClassVar[str] = "simple_action"
     note: str = ""
     count: int = 1
+    test: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -258,7 +260,8 @@ class UseAction(Command):
 @dataclass(frozen=True, kw_only=True)
 class Attack(Command):
     """An attack test with a weapon (or a spell) against a target. `blindside`: Atak z tyłu;
-    `called_weapon`: a Precyzyjny atak at the target's weapon; `sever`: Oderwanie kończyn."""
+    `called_weapon`: a Precyzyjny atak at the target's weapon; `sever`: Oderwanie kończyn;
+    `damage_item`: an aimed attack at the target's weapon, shield or armour (by name)."""
 
     type_key: ClassVar[str] = "attack"
     target: str
@@ -268,6 +271,7 @@ class Attack(Command):
     called_weapon: bool = False
     sever: bool = False  # Oderwanie kończyn: an aimed attack of a much stronger attacker
     charge_m: int = 0  # Szarża of a rider: the metres its mount covers (0: no charge)
+    damage_item: str = ""  # Uszkodzenie broni, tarczy lub zbroi: the item's name ("": none)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -385,6 +385,19 @@ class CheckRolled(Event):
     success: bool
 
 
+@dataclass(frozen=True)
+class ItemDamaged(Event):
+    """Uszkodzenie broni, tarczy lub zbroi: an aimed hit reached Excellent (Extraordinary for
+    a magic item); `item` (of `kind` "bron", "tarcza", "zbroja") is damaged. What that does
+    (PG224) is the GM's to tell."""
+
+    type_key: ClassVar[str] = "item_damaged"
+    combatant: str
+    item: str
+    kind: str
+    magic: bool = False
+
+
 # --- surprise, mounts, recovery ----------------------------------------------------------------
 
 
@@ -553,5 +566,6 @@ EVENTS: dict[str, type[Event]] = {
         PromptClosed,
         DamageRolled,
         CheckRolled,
+        ItemDamaged,
     )
 }

@@ -291,6 +291,10 @@ OPTIONS = SettingsGroup(
             "mounted_split_move_penalty",
             gettext_noop("Jeździec: kara do obron przy ruchu dzielonym"),
         ),
+        S(
+            "sprint_metres_per_rank",
+            gettext_noop("Sprint: metry ruchu za poziom (Bieg ich nie podwaja)"),
+        ),
     ),
 )
 STRAIN = SettingsGroup(
@@ -388,6 +392,12 @@ RECOVERY = SettingsGroup(
         S(
             "after_combat_wait_s",
             gettext_noop("Odpoczynek po walce przed testem zdrowienia (s)"),
+            bounds=SECONDS,
+        ),
+        S(
+            "night_rest_s",
+            gettext_noop("Całonocny odpoczynek: długość (s)"),
+            gettext_noop("Tyle czasu gry mija po „Całonocny odpoczynek”; leczy jedną Ranę."),
             bounds=SECONDS,
         ),
     ),

@@ -46,10 +46,11 @@ class Thresholds:
     def __post_init__(self) -> None:
         values = (self.good, self.excellent, self.extraordinary)
         if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
-            raise ValueError(f"thresholds must be whole numbers, got {values}")
+            raise ValueError(f"progi poziomów sukcesu muszą być liczbami całkowitymi, są {values}")
         if not 0 < self.good < self.excellent < self.extraordinary:
             raise ValueError(
-                f"thresholds must rise: 0 < good < excellent < extraordinary, got {values}"
+                "progi poziomów sukcesu muszą rosnąć: 0 < Duży < Ogromny < Nadzwyczajny,"
+                f" są {values}"
             )
 
     def to_dict(self) -> dict[str, int]:
@@ -60,7 +61,7 @@ class Thresholds:
         """The thresholds of a table setting; ValueError for unknown keys or bad values."""
         unknown = sorted(set(data) - {"good", "excellent", "extraordinary"})
         if unknown:
-            raise ValueError(f"unknown success-level thresholds: {unknown}")
+            raise ValueError(f"nieznane progi poziomów sukcesu: {unknown}")
         return cls(**data)  # type: ignore[arg-type]  # __post_init__ checks the values
 
 

@@ -7,7 +7,7 @@ Declarations are secret until the reveal: `Announced` is the public "X zadeklaro
 
 from __future__ import annotations
 
-from combat.rules.base import LogLine, RollView, gettext_noop
+from combat.rules.base import LogLine, RollView, fill, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus import sustained as sus
@@ -36,6 +36,7 @@ from combat.rules.magus.events import (
     ImpactRolled,
     InitiativeRolled,
     InitiativeSet,
+    ItemDamaged,
     Joined,
     Mounted,
     Moved,
@@ -79,12 +80,152 @@ CHECK_LABELS = {
     "tarcza": gettext_noop("Strzaskanie tarczy"),
 }
 
+ITEM_KINDS = {
+    "bron": gettext_noop("broń"),
+    "tarcza": gettext_noop("tarcza"),
+    "zbroja": gettext_noop("zbroja"),
+}
 
-def declaration_text(state: EncounterState, d: Declaration) -> str:
-    """A declaration in a few Polish words: "atak (Miecz) → Ork; Agresywny atak"."""
+# One msgid per case: a log line's params are shown as they are (not translated), so a
+# label in a line is part of its msgid.
+STRAIN_TEXTS = {
+    "bieg": gettext_noop("%(name)s: Wyczerpanie %(points)s (Bieg), obrażenia +%(damage)s."),
+    "agresywny_atak": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Agresywny atak), obrażenia +%(damage)s."
+    ),
+    "oddawanie_pola": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Oddawanie pola), obrażenia +%(damage)s."
+    ),
+    "przycelowanie": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Przycelowanie), obrażenia +%(damage)s."
+    ),
+    "precyzyjny_atak": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Precyzyjny atak), obrażenia +%(damage)s."
+    ),
+    "powstanie": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Powstanie), obrażenia +%(damage)s."
+    ),
+    "strzaskanie_tarczy": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Strzaskanie tarczy), obrażenia +%(damage)s."
+    ),
+    "ruch_dzielony": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Ruch dzielony), obrażenia +%(damage)s."
+    ),
+    "zmiana_akcji": gettext_noop(
+        "%(name)s: Wyczerpanie %(points)s (Zmiana akcji), obrażenia +%(damage)s."
+    ),
+    "unik": gettext_noop("%(name)s: Wyczerpanie %(points)s (Unik), obrażenia +%(damage)s."),
+    "riposta": gettext_noop("%(name)s: Wyczerpanie %(points)s (Riposta), obrażenia +%(damage)s."),
+}
+ATTACK_TEXTS = {
+    "pathetic": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — Żałosna porażka."
+    ),
+    "poor": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — Porażka."
+    ),
+    "average": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — Przeciętny sukces."
+    ),
+    "good": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — Duży sukces."
+    ),
+    "excellent": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — Ogromny sukces."
+    ),
+    "extraordinary": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — Nadzwyczajny sukces."
+    ),
+}
+UNARMED_TEXTS = {
+    "pathetic": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (bez broni), %(total)s vs %(dn)s — Żałosna porażka."
+    ),
+    "poor": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (bez broni), %(total)s vs %(dn)s — Porażka."
+    ),
+    "average": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (bez broni), %(total)s vs %(dn)s — Przeciętny sukces."
+    ),
+    "good": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (bez broni), %(total)s vs %(dn)s — Duży sukces."
+    ),
+    "excellent": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (bez broni), %(total)s vs %(dn)s — Ogromny sukces."
+    ),
+    "extraordinary": gettext_noop(
+        "%(attacker)s atakuje: %(target)s (bez broni), %(total)s vs %(dn)s — Nadzwyczajny sukces."
+    ),
+}
+CHANGED_TEXTS = {
+    "none": gettext_noop("%(name)s zmienia akcję: bez akcji standardowej (+2 do trudności)."),
+    "attack": gettext_noop("%(name)s zmienia akcję: atak (+2 do trudności)."),
+    "spell": gettext_noop("%(name)s zmienia akcję: czar (+2 do trudności)."),
+    "test": gettext_noop("%(name)s zmienia akcję: test (+2 do trudności)."),
+    "sustained": gettext_noop("%(name)s zmienia akcję: działanie podtrzymywane (+2 do trudności)."),
+}
+DEFENCE_TEXTS = {
+    ("unik", True): gettext_noop("%(name)s: Unik udany (%(total)s ≥ %(needed)s)."),
+    ("unik", False): gettext_noop("%(name)s: Unik nieudany (%(total)s < %(needed)s)."),
+    ("riposta", True): gettext_noop("%(name)s: Riposta udana (%(total)s ≥ %(needed)s)."),
+    ("riposta", False): gettext_noop("%(name)s: Riposta nieudana (%(total)s < %(needed)s)."),
+}
+CHECK_TEXTS = {
+    ("rownowaga", True): gettext_noop("%(name)s — Test równowagi: udany (%(total)s vs %(dn)s)."),
+    ("rownowaga", False): gettext_noop(
+        "%(name)s — Test równowagi: nieudany (%(total)s vs %(dn)s)."
+    ),
+    ("powalenie", True): gettext_noop(
+        "%(name)s — Atak by powalić: test równowagi: udany (%(total)s vs %(dn)s)."
+    ),
+    ("powalenie", False): gettext_noop(
+        "%(name)s — Atak by powalić: test równowagi: nieudany (%(total)s vs %(dn)s)."
+    ),
+    ("bron", True): gettext_noop("%(name)s — Utrzymanie broni: udany (%(total)s vs %(dn)s)."),
+    ("bron", False): gettext_noop("%(name)s — Utrzymanie broni: nieudany (%(total)s vs %(dn)s)."),
+    ("tarcza", True): gettext_noop("%(name)s — Strzaskanie tarczy: udany (%(total)s vs %(dn)s)."),
+    ("tarcza", False): gettext_noop(
+        "%(name)s — Strzaskanie tarczy: nieudany (%(total)s vs %(dn)s)."
+    ),
+}
+CONDITION_TEXTS = {
+    ("otoczony", True): gettext_noop("%(name)s: Otoczony."),
+    ("otoczony", False): gettext_noop("%(name)s: koniec stanu Otoczony."),
+    ("powalony", True): gettext_noop("%(name)s: Powalony."),
+    ("powalony", False): gettext_noop("%(name)s: koniec stanu Powalony."),
+    ("ogluszony", True): gettext_noop("%(name)s: Ogłuszony."),
+    ("ogluszony", False): gettext_noop("%(name)s: koniec stanu Ogłuszony."),
+    ("zaskoczony", True): gettext_noop("%(name)s: Zaskoczony."),
+    ("zaskoczony", False): gettext_noop("%(name)s: koniec stanu Zaskoczony."),
+    ("nieprzytomny", True): gettext_noop("%(name)s: Nieprzytomny."),
+    ("nieprzytomny", False): gettext_noop("%(name)s: koniec stanu Nieprzytomny."),
+    ("krwotok", True): gettext_noop("%(name)s: Krwotok."),
+    ("krwotok", False): gettext_noop("%(name)s: koniec stanu Krwotok."),
+    ("oderwana_konczyna", True): gettext_noop("%(name)s: Oderwana kończyna."),
+    ("oderwana_konczyna", False): gettext_noop("%(name)s: koniec stanu Oderwana kończyna."),
+}
+BLED_TEXTS = {
+    "krwotok": gettext_noop("%(name)s traci krew (Krwotok): %(damage)s obrażeń."),
+    "oderwana_konczyna": gettext_noop(
+        "%(name)s traci krew (Oderwana kończyna): %(damage)s obrażeń."
+    ),
+}
+
+# A declaration's summary in parts: (msgid, params) pairs shown one after another, each in the
+# viewer's language (`{% for t, p in parts %}{% tr t p %}{% endfor %}`). Labels (the action
+# kind, a sustained action's example, the options) are msgids of their own; names, numbers and
+# punctuation are the plain `TEXT` part.
+TEXT = gettext_noop("%(text)s")
+Part = tuple[str, dict[str, str | int]]
+
+
+def declaration_parts(state: EncounterState, d: Declaration) -> tuple[Part, ...]:
+    """A declaration in a few words, part by part: "atak", " (Miecz) → Ork", "; ",
+    "Agresywny atak" (`declaration_text` joins them in Polish)."""
     if d.empty:
-        return gettext_noop("brak deklaracji")
-    text = ACTION_LABELS.get(d.action, d.action)
+        return ((gettext_noop("brak deklaracji"), {}),)
+    parts: list[Part] = [(ACTION_LABELS.get(d.action, d.action), {})]
+    text = ""
     means = d.weapon or d.spell
     if means:
         text += f" ({means})"
@@ -92,16 +233,28 @@ def declaration_text(state: EncounterState, d: Declaration) -> str:
         text += f" → {state.get(d.target).name}"
     if d.action == "sustained":
         preset = sus.PRESET.get(d.preset)
-        note = d.note or (preset.label if preset else "")
         rounds = d.rounds or (preset.high if preset else 0)
-        text += f" «{note}», {rounds}"
+        if d.note or preset is None:
+            text += f" «{d.note}», {rounds}"
+        else:
+            parts += [(TEXT, {"text": text + " «"}), (preset.label, {})]
+            text = f"», {rounds}"
     if d.move:
         text += f", {d.move} m"
     if d.simple:
         text += f", +{d.simple}"
-    if d.options:
-        text += "; " + ", ".join(opt.label(k) for k in d.options)
-    return text
+    for i, key in enumerate(d.options):
+        text += "; " if i == 0 else ", "
+        parts += [(TEXT, {"text": text}), (opt.label(key), {})]
+        text = ""
+    if text:
+        parts.append((TEXT, {"text": text}))
+    return tuple(parts)
+
+
+def declaration_text(state: EncounterState, d: Declaration) -> str:
+    """A declaration in a few Polish words: "atak (Miecz) → Ork; Agresywny atak"."""
+    return "".join(fill(t, p) for t, p in declaration_parts(state, d))
 
 
 def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901 - a dispatch
@@ -145,11 +298,13 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             )  # fmt: skip
         case ConditionAdded(target=t, condition=key):
             label = cond.SPECS[key].label if key in cond.SPECS else key
-            text = gettext_noop("%(name)s: %(condition)s.")
+            text = CONDITION_TEXTS.get((key, True), gettext_noop("%(name)s: %(condition)s."))
             return _line(text, "condition", [t], name=names[t], condition=label)
         case ConditionRemoved(target=t, condition=key):
             label = cond.SPECS[key].label if key in cond.SPECS else key
-            text = gettext_noop("%(name)s: koniec stanu %(condition)s.")
+            text = CONDITION_TEXTS.get(
+                (key, False), gettext_noop("%(name)s: koniec stanu %(condition)s.")
+            )
             return _line(text, "condition", [t], name=names[t], condition=label)
         case RoundStarted(round=n):
             return _line(gettext_noop("Runda %(n)s: deklaracje."), "turn", [], n=n)
@@ -211,7 +366,9 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             text = gettext_noop("%(name)s: akcja standardowa %(note)s")
             return _line(text, "action", [cid], name=names[cid], note=note)
         case ActionChanged(combatant=cid, action=action):
-            text = gettext_noop("%(name)s zmienia akcję: %(action)s (+2 do trudności).")
+            text = CHANGED_TEXTS.get(
+                action, gettext_noop("%(name)s zmienia akcję: %(action)s (+2 do trudności).")
+            )
             label = ACTION_LABELS.get(action, action)
             return _line(text, "action", [cid], name=names[cid], action=label)
         case GotUp(combatant=cid, roll=roll, success=success):
@@ -304,7 +461,9 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             return _line(text, "action", [cid], name=names[cid])
         case Bled(combatant=cid, cause=cause, damage=damage, roll=roll):
             label = cond.SPECS[cause].label if cause in cond.SPECS else cause
-            text = gettext_noop("%(name)s traci krew (%(cause)s): %(damage)s obrażeń.")
+            text = BLED_TEXTS.get(
+                cause, gettext_noop("%(name)s traci krew (%(cause)s): %(damage)s obrażeń.")
+            )
             rolls = (roll.view(gettext_noop("Obrażenia")),) if roll else ()
             return _line(
                 text, "damage", [cid], rolls=rolls, name=names[cid], cause=label, damage=damage
@@ -320,6 +479,7 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
                 else gettext_noop("%(name)s: %(talent)s nieudany (%(total)s < %(needed)s).")
             )
             talent = TALENT_LABELS.get(event.talent, event.talent)
+            text = DEFENCE_TEXTS.get((event.talent, event.success), text)
             view = event.roll.view(talent)
             return _line(
                 text, "roll", [event.defender], rolls=(view,), name=names[event.defender],
@@ -333,6 +493,10 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             return _damage(state, names, event)
         case CheckRolled():
             return _check(names, event)
+        case ItemDamaged(combatant=cid, item=item, kind=kind):
+            text = gettext_noop("%(name)s: uszkodzony przedmiot (%(what)s) — %(item)s.")
+            label = ITEM_KINDS.get(kind, kind)
+            return _line(text, "damage", [cid], name=names[cid], item=item, what=label)
     return None
 
 
@@ -412,7 +576,10 @@ def _impact(names: dict[str, str], e: ImpactRolled) -> LogLine:
 
 
 def _strain(state: EncounterState, names: dict[str, str], e: StrainPaid) -> LogLine:
-    text = gettext_noop("%(name)s: Wyczerpanie %(points)s (%(reason)s), obrażenia +%(damage)s.")
+    text = STRAIN_TEXTS.get(
+        e.reason,
+        gettext_noop("%(name)s: Wyczerpanie %(points)s (%(reason)s), obrażenia +%(damage)s."),
+    )
     reason = (
         opt.label(e.reason) if e.reason in opt.OPTIONS else TALENT_LABELS.get(e.reason, e.reason)
     )
@@ -443,8 +610,12 @@ def _revealed(state: EncounterState, e: Revealed) -> LogLine:
 def _attack(state: EncounterState, names: dict[str, str], e: AttackRolled) -> LogLine:
     level = LEVEL_LABELS.get(e.level, e.level)
     means = e.weapon or e.spell or gettext_noop("bez broni")
-    text = gettext_noop(
-        "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — %(level)s."
+    texts = ATTACK_TEXTS if e.weapon or e.spell else UNARMED_TEXTS
+    text = texts.get(
+        e.level,
+        gettext_noop(
+            "%(attacker)s atakuje: %(target)s (%(means)s), %(total)s vs %(dn)s — %(level)s."
+        ),
     )
     view = e.roll.view(gettext_noop("Atak"))
     return _line(
@@ -487,6 +658,7 @@ def _check(names: dict[str, str], e: CheckRolled) -> LogLine:
         if e.success
         else gettext_noop("%(name)s — %(check)s: nieudany (%(total)s vs %(dn)s).")
     )
+    text = CHECK_TEXTS.get((e.kind, e.success), text)
     view = e.roll.view(label)
     return _line(
         text, "roll", [e.combatant], rolls=(view,), name=names[e.combatant], check=label,

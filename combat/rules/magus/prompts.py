@@ -23,6 +23,7 @@ from combat.rules.magus import damage as dmg
 from combat.rules.magus.commands import Answer, Attack, Command
 from combat.rules.magus.engine.attack import TALENT_LABELS, blow, defence_test, plan
 from combat.rules.magus.engine.common import reaction_talents
+from combat.rules.magus.levels import LEVELS
 from combat.rules.magus.state import NO_REACTION, EncounterState, Prompt, Strike
 
 POLICIES: tuple[tuple[str, str], ...] = (
@@ -108,6 +109,9 @@ def auto_answer(state: EncounterState, prompt_id: str, policy: str, now: float) 
     return prompt_command(state, prompt_id, choice, now)
 
 
+LEVEL_LABELS = {lvl.key: lvl.label for lvl in LEVELS}
+
+
 def prompt_panel(state: EncounterState, prompt_id: str) -> dict[str, Any]:
     """The attack's result and each talent's step on the prompt card."""
     prompt = state.prompt(prompt_id)
@@ -116,6 +120,7 @@ def prompt_panel(state: EncounterState, prompt_id: str) -> dict[str, Any]:
     return {
         "attack_result": prompt.strike.total,
         "level": prompt.strike.level,
+        "level_label": LEVEL_LABELS.get(prompt.strike.level, ""),
         "options": [key for key, _, _ in option_templates(state, prompt) if key],
     }
 
@@ -141,6 +146,7 @@ def answer_odds(state: EncounterState, prompt_id: str) -> OddsView | None:
     defender = state.get(prompt.actor)
     hit = expected_hit(state, prompt.strike)
     options = []
+    outcomes: tuple[Outcome, ...]
     for key, msgid, params in option_templates(state, prompt):
         if key == NO_REACTION:
             outcomes = (Outcome(gettext_noop("trafia"), 1.0),)

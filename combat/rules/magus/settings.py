@@ -80,6 +80,8 @@ class MagusSettings:
     harried_attackers: int = 4
     surprise_defence_penalty: int = 3
     mounted_split_move_penalty: int = 2
+    # Sprint (talent): metres per rank added to the Movement Rate; Bieg does not double them.
+    sprint_metres_per_rank: int = 2
     # Strain of each option (the document's table) and of the defensive talents (ED1).
     running_strain: int = 1
     aggressive_strain: int = 1
@@ -120,6 +122,7 @@ class MagusSettings:
     recovery_interval_s: int = 3600
     after_combat_wait_s: int = 3600
     recovery_quiet_s: int = 60  # without physical activity or new damage before a test
+    night_rest_s: int = 28800  # a full night's rest (heals a Wound): the GM's "night" button
     # §7 (optional, ED): darkness on sight-based tests, cover, range.
     darkness_steps: tuple[int, int, int] = (1, 3, 5)
     cover_defence: tuple[int, int] = (2, 4)
@@ -152,7 +155,7 @@ class MagusSettings:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown table settings: {', '.join(sorted(unknown))}")
+            raise ValueError(f"nieznane ustawienia stołu: {', '.join(sorted(unknown))}")
         values = {name: _coerce(name, raw, getattr(defaults, name)) for name, raw in data.items()}
         settings = replace(defaults, **values)
         settings.validate()
@@ -162,18 +165,20 @@ class MagusSettings:
         self.table  # noqa: B018 - parses the step table (ValueError names the bad step)
         self.levels  # noqa: B018
         if self.initiative_ties not in TIE_RULES:
-            raise ValueError(f"initiative_ties must be one of {', '.join(TIE_RULES)}")
+            raise ValueError(f"initiative_ties: jedno z {', '.join(TIE_RULES)}")
         if self.npc_default_policy not in NPC_POLICIES:
-            raise ValueError(f"npc_default_policy must be one of {', '.join(NPC_POLICIES)}")
+            raise ValueError(f"npc_default_policy: jedno z {', '.join(NPC_POLICIES)}")
         for name in ("declaration_timeout_s", "initiative_timeout_s", "reaction_timeout_s"):
             if not 3 <= getattr(self, name) <= 3600:
-                raise ValueError(f"{name} must be between 3 and 3600 seconds")
+                raise ValueError(f"{name}: od 3 do 3600 sekund")
         if self.round_seconds < 1:
-            raise ValueError("round_seconds must be at least 1")
+            raise ValueError("round_seconds: co najmniej 1")
+        if self.night_rest_s < 1:
+            raise ValueError("night_rest_s: co najmniej 1 sekunda")
         if self.max_damage_multiplier < 1:
-            raise ValueError("max_damage_multiplier must be at least 1")
+            raise ValueError("max_damage_multiplier: co najmniej 1")
         if self.step_min > self.step_max:
-            raise ValueError("step_min is above step_max")
+            raise ValueError("step_min jest większe niż step_max")
 
 
 def _coerce(name: str, raw: Any, default: Any) -> Any:
@@ -181,25 +186,25 @@ def _coerce(name: str, raw: Any, default: Any) -> Any:
         return {str(k): str(v) for k, v in parse_step_table(raw).to_dict().items()}
     if name == "thresholds":
         if not isinstance(raw, dict):
-            raise ValueError("thresholds must be a mapping of level → points over the DN")
+            raise ValueError("progi poziomów sukcesu: poziom → punkty ponad Stopień trudności")
         return Thresholds.from_dict(raw).to_dict()
     if isinstance(default, tuple):
         if not isinstance(raw, list | tuple) or len(raw) != len(default):
-            raise ValueError(f"{name} must be a list of {len(default)} whole numbers")
+            raise ValueError(f"{name}: lista {len(default)} liczb całkowitych")
         return tuple(_coerce(name, x, 0) for x in raw)
     if isinstance(default, bool):
         if not isinstance(raw, bool):
-            raise ValueError(f"{name} must be true or false")
+            raise ValueError(f"{name}: tak albo nie (true/false)")
         return raw
     if isinstance(default, int):
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise ValueError(f"{name} must be a whole number")
+            raise ValueError(f"{name}: liczba całkowita")
         if raw < 0:
-            raise ValueError(f"{name} must not be negative")
+            raise ValueError(f"{name}: nie może być ujemne")
         return raw
     if isinstance(default, str):
         if not isinstance(raw, str):
-            raise ValueError(f"{name} must be text")
+            raise ValueError(f"{name}: tekst")
         return raw
     return raw
 

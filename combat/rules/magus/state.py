@@ -76,6 +76,7 @@ class Combatant:
     conditions: Mapping[str, int] = field(default_factory=dict)  # key → rounds left (0: open)
     shield_broken: bool = False
     disarmed: bool = False
+    damaged_items: tuple[str, ...] = ()  # Uszkodzenie broni, tarczy lub zbroi (the GM's story)
     initiative: int | None = None
     declaration: Declaration | None = None
     declared: bool = False
@@ -178,6 +179,7 @@ class Strike:
     dn: int
     level: str
     flags: tuple[str, ...] = ()  # the options and flags that shape its damage
+    item: str = ""  # the target's weapon, shield or armour it means to damage ("": none)
 
 
 @dataclass(frozen=True)

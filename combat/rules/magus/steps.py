@@ -47,10 +47,10 @@ class ActionDice:
 def parse_dice(text: str) -> ActionDice:
     """ "d20+d10+2d8", "1d4 - 2", "k12+k10" (Polish k) → ActionDice; ValueError when malformed."""
     if not isinstance(text, str):
-        raise ValueError(f"dice must be written as text like 'd20+d4', got {text!r}")
+        raise ValueError(f"kości trzeba zapisać tekstem, np. „d20+d4”, jest {text!r}")
     source = text.strip().replace("−", "-").replace("–", "-")
     if not source:
-        raise ValueError("dice must not be empty")
+        raise ValueError("brak kości: zapis jest pusty")
     if source[0] not in "+-":
         source = "+" + source
     dice: list[int] = []
@@ -65,28 +65,30 @@ def parse_dice(text: str) -> ActionDice:
             modifier += int(flat) if sign == "+" else -int(flat)
             continue
         if sign == "-":
-            raise ValueError(f"dice cannot be subtracted in {text!r}")
+            raise ValueError(f"kości nie można odejmować: {text!r}")
         dice += _dice_term(int(count) if count else 1, int(size), text)
     if source[position:].strip():
-        raise ValueError(f"cannot read {text!r}: write dice like 'd20+d10+2d8' or 'd4-2'")
+        raise ValueError(f"nie można odczytać {text!r}: zapisz kości np. „d20+d10+2d8” albo „d4-2”")
     return _checked(dice, modifier, text)
 
 
 def _dice_term(count: int, size: int, text: str) -> list[int]:
     if count < 1:
-        raise ValueError(f"a dice count must be at least 1 in {text!r}")
+        raise ValueError(f"liczba kości musi wynosić co najmniej 1: {text!r}")
     if not 2 <= size <= MAX_DIE_SIZE:
-        raise ValueError(f"a die must have 2 to {MAX_DIE_SIZE} sides, got d{size} in {text!r}")
+        raise ValueError(f"kość musi mieć od 2 do {MAX_DIE_SIZE} ścianek, jest d{size} w {text!r}")
     return [size] * count
 
 
 def _checked(dice: list[int], modifier: int, text: str) -> ActionDice:
     if not dice:
-        raise ValueError(f"a step must roll at least one die, got {text!r}")
+        raise ValueError(f"stopień musi rzucać co najmniej jedną kością, jest {text!r}")
     if len(dice) > MAX_DICE:
-        raise ValueError(f"a step may roll at most {MAX_DICE} dice, got {len(dice)} in {text!r}")
+        raise ValueError(
+            f"stopień może rzucać najwyżej {MAX_DICE} kośćmi, jest {len(dice)} w {text!r}"
+        )
     if abs(modifier) > MAX_MODIFIER:
-        raise ValueError(f"a flat modifier must be within ±{MAX_MODIFIER}, got {modifier:+d}")
+        raise ValueError(f"stała premia musi mieścić się w ±{MAX_MODIFIER}, jest {modifier:+d}")
     return ActionDice(tuple(sorted(dice, reverse=True)), modifier)
 
 
@@ -98,7 +100,7 @@ class StepTable:
 
     def __post_init__(self) -> None:
         if not self.rows:
-            raise ValueError("a step table needs at least step 1")
+            raise ValueError("tabela stopni musi mieć co najmniej stopień 1")
 
     @property
     def highest(self) -> int:
@@ -124,19 +126,21 @@ def parse_step_table(data: Mapping[Any, object]) -> StepTable:
     """A GM-edited table {step: "d20+d10+2d8"} (keys ints or digit strings, steps 1..N, none
     missing) → StepTable; ValueError naming the bad entry."""
     if not isinstance(data, Mapping) or not data:
-        raise ValueError("a step table must be a non-empty mapping of step → dice")
+        raise ValueError(
+            "tabela stopni musi przypisywać kości stopniom (stopień → kości) i nie może być pusta"
+        )
     rows: dict[int, ActionDice] = {}
     for key, value in data.items():
         step = _step_key(key)
         if step in rows:
-            raise ValueError(f"step {step} is given twice")
+            raise ValueError(f"stopień {step} podano dwa razy")
         try:
             rows[step] = parse_dice(value)  # type: ignore[arg-type]  # parse_dice checks it
         except ValueError as error:
-            raise ValueError(f"step {step}: {error}") from None
+            raise ValueError(f"stopień {step}: {error}") from None
     missing = [s for s in range(1, max(rows) + 1) if s not in rows]
     if missing:
-        raise ValueError(f"step {missing[0]} is missing: a table lists every step from 1 up")
+        raise ValueError(f"brak stopnia {missing[0]}: tabela podaje każdy stopień od 1 w górę")
     return StepTable(tuple(rows[s] for s in range(1, len(rows) + 1)))
 
 
@@ -144,7 +148,7 @@ def _step_key(key: object) -> int:
     if isinstance(key, str) and key.strip().isdigit():
         key = int(key.strip())
     if isinstance(key, bool) or not isinstance(key, int) or key < 1:
-        raise ValueError(f"step {key!r}: a step must be a whole number from 1 up")
+        raise ValueError(f"stopień {key!r}: stopień to liczba całkowita od 1 w górę")
     return key
 
 

@@ -3,20 +3,26 @@ what is legal now, with ready-made command dicts (`codec.command_to_dict`) for e
 
 Panels (their templates come later; every key is documented here):
 - `turn_panel(state, actor, visible)`: {"stage", "phase", "actor": {id, name}, "declared":
-  the actor's own declaration text or "", "actions": [LegalAction], "commands": {key:
-  command dict}, "targets": [{id, name}], "weapons", "spells"; in the declaration phase also
-  "options" (LegalAction of each declarable option), "action_kinds" [(key, label)],
-  "current" (the declaration so far, as JSON, or None), "strain" {option: Strain}, "paid"
-  (options already paid this round), "sustained_presets" [{key, label, low, high}] (the
+  the actor's own declaration as (msgid, params) parts (`narrate.declaration_parts`; the
+  template shows each `{% tr %}`, one after another) or (), "actions": [LegalAction],
+  "commands": {key: command dict}, "targets": [{id, name}], "weapons", "spells"; in the
+  declaration phase also "options" (LegalAction of each declarable option), "action_kinds"
+  [(key, label)], "current" (the declaration so far, as JSON, or None), "strain" {option:
+  Strain}, "paid" (options already paid this round), "sustained_presets" [{key, label, low,
+  high}] (the
   seed's sustained actions: Declare(action="sustained", preset=key, rounds=low..high; 0 =
   high), optional test_skill/test_dn/failure_stalls); in the act phase "attacks" [{key,
   target, weapon, spell}] naming the "atak:<target>:<means>" actions, "charges" [{key,
   target, weapon, min_m, max_m}] naming the "szarza:<target>:<weapon>" actions of a rider
   (the command's charge_m is min_m, the mount's combat speed; any metres up to max_m are
-  legal), "mount" ({id, name} of the actor's mount, or None), and the actions "zsiadz"
-  (Dismount) or "dosiadz:<id>" (MountUp, one per free living ally).
+  legal), "mount" ({id, name} of the actor's mount, or None), "target_items" ({target id:
+  [{name, kind ("bron"/"tarcza"/"zbroja"), magic, damaged}]}, only after Przycelowanie: the
+  items an Attack's `damage_item` may name), and the actions "zsiadz" (Dismount) or
+  "dosiadz:<id>" (MountUp, one per free living ally). The "ruch" Move asks the metres left
+  (`engine.common.movement_limit`: Bieg ×2, Sprint on top, a mount's speeds).
 - `seat_panel(state, seat, visible)`: a player's own card outside its turn: {"declared",
-  "actions", "commands", "initiative_step", "movement_rate", "recovery", "mount", "rider"}
+  "actions", "commands", "initiative_step", "movement_rate", "sprint_m" (Sprint's metres on
+  top of it, not doubled by Bieg), "recovery", "mount", "rider"}
   (roll initiative, interrupt with a held action, step in; before the fight "dosiadz:<id>" /
   "zsiadz"; outside a fight, or when unconscious in one: "test_zdrowienia" (with damage),
   "test_zdrowienia_ogluszenie" (with stun damage: heals="stun"), "ocucenie" (unconscious:
@@ -25,18 +31,19 @@ Panels (their templates come later; every key is documented here):
   None), "must_test", "unconscious_since", "now" (the game clock)}; "mount"/"rider": {id,
   name} or None.
 - `gm_panel(state)`: {"stage", "phase", "actions", "commands", "waiting", "sides",
-  "declarations": {id: text}, "clock" (game seconds), "surprise"}; actions also
-  "zaskoczenie:<side>" (SurpriseTest of that side, before the fight; the form adds dusk,
+  "declarations": {id: parts (as "declared")}, "clock" (game seconds), "surprise"}; actions
+  also "zaskoczenie:<side>" (SurpriseTest of that side, before the fight; the form adds dusk,
   darkness, rain, camouflage, sneakers, unaware, base, distances), "czas_minuta",
   "czas_godzina", "czas_noc" (PassTime). "surprise": {"sides": {side: {"members", "met"
   ([{id, name}]), "base" (the lowest Zręczność step met), "brooches" (ids)}}, "darkness" /
   "rain" [(key, label, DN modifier)], "dusk", "camouflage" (their DN modifiers), "tested"
   (sides already tested)}.
-- `gm_seat_panel(state, seat)`: {"id", "damage", "stun", "wounds", "conditions",
-  "condition_choices", "declared", "sustained", "recovery", "mount", "rider", "actions",
-  "commands"}; "sustained" is None or {"note"/"label", "preset", "rounds", "progress",
+- `gm_seat_panel(state, seat)`: {"id", "phase", "damage", "stun", "wounds", "conditions",
+  "condition_choices", "declared" (parts), "sustained", "recovery", "mount", "rider",
+  "actions", "commands"}; "sustained" is None or {"note"/"label", "preset", "rounds", "progress",
   "elapsed", "test" ({skill, dn} or None), "failure_stalls", "result" (this round's test:
-  True/False/None)}; "actions" the recovery ones as on the seat panel; "commands" also
+  True/False/None)}; "actions" the recovery ones as on the seat panel, and in the initiative phase
+  "inicjatywa_mg" (RollInitiatives of this seat, while it has to roll); "commands" also
   templates "sustained_test" (success true/false, or none to roll it), "sustained_check"
   (skill, dn, failure_stalls), "mount" (add mount=<id>), "dismount".
 """
@@ -87,14 +94,17 @@ from combat.rules.magus.commands import (
 )
 from combat.rules.magus.engine import healing
 from combat.rules.magus.engine.ambush import sides
+from combat.rules.magus.engine.attack import item_of
 from combat.rules.magus.engine.common import (
     action_cap,
     actions_taken,
     is_player,
+    movement_limit,
     must_declare,
     must_roll,
+    sprint_bonus,
 )
-from combat.rules.magus.narrate import ACTION_LABELS, declaration_text
+from combat.rules.magus.narrate import ACTION_LABELS, Part, declaration_parts
 from combat.rules.magus.state import ACTION_KINDS, GM, Combatant, EncounterState
 from combat.rules.records import replace
 
@@ -246,6 +256,7 @@ def _seat(state: EncounterState, c: Combatant) -> SeatView:
         badges.append(Badge("powstrzymuje", gettext_noop("Powstrzymuje"), c.holding))
     if c.delayed or c.delay_next:
         badges.append(Badge("opoznia", gettext_noop("Opóźnia")))
+    badges += [Badge("uszkodzony", gettext_noop("Uszkodzony:"), item) for item in c.damaged_items]
     ready = True
     if state.phase == "declare":
         ready = c.declared or not must_declare(state, c)
@@ -301,7 +312,7 @@ def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) ->
         "stage": state.stage,
         "phase": state.phase,
         "actor": {"id": me.id, "name": me.name},
-        "declared": declaration_text(state, me.declaration) if me.declaration else "",
+        "declared": _declared(state, me),
         "targets": [
             {"id": c.id, "name": c.name}
             for c in state.combatants.values()
@@ -354,11 +365,11 @@ def _act_actions(
             _offer(state, actions, commands, key, gettext_noop("Atak"), attack)
             attacks.append({"key": key, "target": target, "weapon": weapon, "spell": spell})
     panel["attacks"] = attacks
+    panel["target_items"] = _target_items(state, me, panel)
     panel["charges"] = _charges(state, me, panel, actions, commands)
     panel["mount"] = _pair(state, me.mount)
     _mounting(state, me, actions, commands)
-    rate = me.movement_rate * (2 if opt.BIEG in me.options else 1)
-    left = max(0, rate - me.moved)
+    left = max(0, movement_limit(state, me) - me.moved)  # Bieg ×2, Sprint on top
     if left:
         _offer(
             state, actions, commands, "ruch", gettext_noop("Ruch"), Move(actor=me.id, metres=left)
@@ -379,6 +390,34 @@ def _act_actions(
     for key, label, command in offers:
         _offer(state, actions, commands, key, label, command)
     _outside_turn(state, me, actions, commands)
+
+
+def _target_items(
+    state: EncounterState, me: Combatant, panel: dict[str, Any]
+) -> dict[str, list[dict[str, Any]]]:
+    """Uszkodzenie broni, tarczy lub zbroi: per target id, the items an aimed attack (after
+    Przycelowanie; none offered otherwise) may pick as `Attack.damage_item`."""
+    if me.aim <= 0:
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for t in panel["targets"]:
+        target = state.get(t["id"])
+        names = [w.name for w in target.sheet.weapons if w.kind != "unarmed"]
+        names += [s.name for s in target.sheet.shields[:1]] + [a.name for a in target.sheet.armour]
+        items = out[t["id"]] = []
+        for name in dict.fromkeys(names):
+            found = item_of(target, name)
+            if found is not None:
+                kind, magic = found
+                damaged = name in target.damaged_items
+                items.append({"name": name, "kind": kind, "magic": magic, "damaged": damaged})
+    return out
+
+
+def _declared(state: EncounterState, c: Combatant) -> tuple[Part, ...]:
+    """The declaration's summary as (msgid, params) parts (`narrate.declaration_parts`); ()
+    without one."""
+    return declaration_parts(state, c.declaration) if c.declaration else ()
 
 
 def _pair(state: EncounterState, cid: str | None) -> dict[str, str] | None:
@@ -493,11 +532,12 @@ def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> 
         _mounting(state, me, actions, commands)
     _recovery_offers(state, me, actions, commands)
     return {
-        "declared": declaration_text(state, me.declaration) if me.declaration else "",
+        "declared": _declared(state, me),
         "actions": actions,
         "commands": commands,
         "initiative_step": me.sheet.initiative_step,
         "movement_rate": me.movement_rate,
+        "sprint_m": sprint_bonus(state, me),
         "recovery": recovery_info(state, me),
         "mount": _pair(state, me.mount),
         "rider": _pair(state, me.rider),
@@ -536,7 +576,7 @@ def gm_panel(state: EncounterState) -> dict[str, Any]:
         "waiting": list(_waiting(state)),
         "sides": sorted({c.side for c in state.combatants.values()}),
         "declarations": {
-            cid: declaration_text(state, c.declaration)
+            cid: declaration_parts(state, c.declaration)
             for cid, c in state.combatants.items()
             if c.declaration is not None
         },
@@ -601,15 +641,20 @@ def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
     c = state.get(seat_id)
     actions: list[LegalAction] = []
     commands: dict[str, Any] = {}
+    if state.phase == "initiative" and must_roll(state, c) and c.initiative is None:
+        label = gettext_noop("Rzuć na Inicjatywę")
+        roll = RollInitiatives(targets=(c.id,))
+        _offer(state, actions, commands, "inicjatywa_mg", label, roll)
     _recovery_offers(state, c, actions, commands)
     return {
         "id": c.id,
+        "phase": state.phase,
         "damage": c.damage,
         "stun": c.stun,
         "wounds": c.wounds,
         "conditions": dict(c.conditions),
         "condition_choices": [(k, s.label) for k, s in cond.SPECS.items()],
-        "declared": declaration_text(state, c.declaration) if c.declaration else "",
+        "declared": _declared(state, c),
         "sustained": _sustained_view(c),
         "recovery": recovery_info(state, c),
         "mount": _pair(state, c.mount),

@@ -4,6 +4,7 @@ until the reveal, the "czekamy na" list, the declaration form and what it sends.
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from tests.combat.magus_table.helpers import (
     BANDIT,
@@ -189,3 +190,19 @@ def test_a_players_declaration_leaves_the_gms_forms_as_they_are() -> None:
     assert t.html(t.gm, "table-turn") == before
     assert "Zadeklaruj za gracza" in before
     assert f"<dt>{HERO1}</dt><dd>test</dd>" in t.html(t.gm, "table-gm")
+
+
+def test_the_declaration_summary_is_shown_in_the_viewers_language() -> None:
+    t = make_magus_table()
+    declare_both(t)
+    english = f"attack (Miecz) → {BANDIT}; Aggressive attack"
+    with translation.override("en"):
+        turn, gm = t.html(t.p1, "table-turn"), t.html(t.gm, "table-gm")
+    assert "Your declaration:" in turn and english in turn
+    assert english in gm and "Agresywny atak" not in gm
+    with translation.override("pl"):
+        assert f"{ATTACK_TEXT}; Agresywny atak" in t.html(t.p1, "table-turn")
+    t.run(t.gm, {"type": "declare", "actor": t.seat(t.bandit)})  # the reveal
+    with translation.override("en"):
+        me, seats = t.html(t.p1, "table-me"), t.html(t.gm, "table-order")
+    assert english in me + seats

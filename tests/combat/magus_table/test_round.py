@@ -204,3 +204,15 @@ def test_a_delayer_gets_step_in_on_its_own_card_between_turns() -> None:
     assert step_in.button("Wejdź teraz")
     t.run(t.p1, step_in.command())
     assert t.state.current == t.seat(t.hero1)
+
+
+def test_a_simple_action_with_a_test_from_its_form_uses_the_standard_action() -> None:
+    """„Jeśli akcja innego rodzaju (simple, free) wymaga wykonania testu innej zdolności,
+    wówczas taka kombinacja uznawana jest za standardową akcję”: the form's tick says so."""
+    t = make_magus_table()
+    to_act(t)
+    (simple,) = forms_in(t.html(t.p1, "table-turn"), "simple_action")
+    command = simple.command(checked={"c.test=on"})
+    assert command["test"] is True
+    t.run(t.p1, command)
+    assert t.state.get(t.seat(t.hero1)).standard_used

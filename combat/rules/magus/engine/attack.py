@@ -35,10 +35,12 @@ from combat.rules.magus.events import (
     DamageRolled,
     DefenceRolled,
     Event,
+    ItemDamaged,
     Moved,
     PromptClosed,
     StrainPaid,
 )
+from combat.rules.magus.levels import EXCELLENT, EXTRAORDINARY, LEVELS
 from combat.rules.magus.sheet import ATTACK_TALENT, CLOSE_COMBAT, Shield, Spell, Weapon
 from combat.rules.magus.state import NO_REACTION, Combatant, EncounterState, Prompt, Strike
 from combat.rules.records import replace
@@ -70,6 +72,7 @@ class Plan:
     dn_parts: tuple[tuple[str, int], ...]
     flags: tuple[str, ...]
     change: bool
+    item: str = ""  # Uszkodzenie broni, tarczy lub zbroi: the target's item it aims at
 
     @property
     def modifier(self) -> int:
@@ -94,6 +97,7 @@ def plan(state: EncounterState, command: Attack) -> Plan:
     if change:
         me = replace(me, changes=me.changes + 1)
     flags = _flags(state, me, target, weapon, spell, command)
+    item = _aimed_item(me, target, command.damage_item)
     adjustments = _attack_adjustments(state, me, target, weapon, flags)
     dn, parts = _defence(state, me, target, spell, flags)
     talent = "rzucanie_czarow" if spell else ATTACK_TALENT[(weapon or UNARMED).kind]
@@ -112,6 +116,7 @@ def plan(state: EncounterState, command: Attack) -> Plan:
         dn_parts=parts,
         flags=flags,
         change=change,
+        item=item,
     )
 
 
@@ -188,6 +193,39 @@ def _flags(
     return tuple(flags)
 
 
+def item_of(target: Combatant, name: str) -> tuple[str, bool] | None:
+    """(kind, magic) of the target's weapon ("bron", not when disarmed), shield ("tarcza",
+    not when broken) or armour ("zbroja", never magic: the sheet has no such flag) called
+    `name`; None if it has none."""
+    weapon = None if target.disarmed else target.weapon(name)
+    if weapon is not None and weapon.kind != "unarmed":
+        return "bron", weapon.magic
+    shield = target.shield
+    if shield is not None and shield.name == name:
+        return "tarcza", shield.magic
+    if any(a.name == name for a in target.sheet.armour):
+        return "zbroja", False
+    return None
+
+
+def _aimed_item(me: Combatant, target: Combatant, name: str) -> str:
+    """Uszkodzenie broni, tarczy lub zbroi: only an aimed attack (Przycelowanie) may pick an
+    item of the target."""
+    if not name:
+        return ""
+    if me.aim <= 0:
+        raise RuleViolation(
+            "uszkodzenie_celowanie",
+            gettext_noop("Uszkodzenie broni, tarczy lub zbroi wymaga Przycelowania."),
+        )
+    if item_of(target, name) is None:
+        raise RuleViolation(
+            "uszkodzenie_przedmiot", gettext_noop("%(name)s nie ma przedmiotu %(item)s."),
+            name=target.name, item=name,
+        )  # fmt: skip
+    return name
+
+
 def _attack_adjustments(
     state: EncounterState,
     me: Combatant,
@@ -249,6 +287,7 @@ def attack(state: EncounterState, command: Attack, rng: RNG) -> list[Event]:
         dn=p.dn,
         level=level.key,
         flags=p.flags,
+        item=p.item,
     )
     talents = reaction_talents(state, p.target) if level.success else ()
     prompt = None
@@ -392,12 +431,26 @@ def blow(state: EncounterState, strike: Strike) -> tuple[dmg.Blow, Weapon | None
 
 def land(state: EncounterState, strike: Strike, rng: RNG) -> list[Event]:
     """The hit's damage test and what follows it; after a charge hit, the rider's test."""
-    events = _land(state, strike, rng)
+    events = _land(state, strike, rng) + _item_damage(state, strike)
     if riding.CHARGE in strike.flags:
         rider, target = state.get(strike.attacker), state.get(strike.target)
         weapon = rider.weapon(strike.weapon) or UNARMED
         events += riding.impact(state, rider, target, weapon, _wound_reasons(state, rider), rng)
     return events
+
+
+def _item_damage(state: EncounterState, strike: Strike) -> list[Event]:
+    """The aimed item is damaged on an Excellent attack result (Extraordinary for a magic
+    item); its consequences (PG224) are the GM's narrative."""
+    found = item_of(state.get(strike.target), strike.item) if strike.item else None
+    if found is None:
+        return []
+    kind, magic = found
+    needed = EXTRAORDINARY if magic else EXCELLENT
+    reached = next((lvl for lvl in LEVELS if lvl.key == strike.level), None)
+    if reached is None or reached.successes < needed.successes:
+        return []
+    return [ItemDamaged(strike.target, strike.item, kind, magic)]
 
 
 def _wound_reasons(state: EncounterState, c: Combatant, extra: int = 0) -> list[Adjustment]:

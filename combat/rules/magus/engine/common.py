@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
+from combat.rules.magus import mounted
+from combat.rules.magus import options as opt
 from combat.rules.magus.dice import Adjustment
 from combat.rules.magus.sheet import DEFENSIVE_TALENTS
 from combat.rules.magus.state import GM, Combatant, EncounterState
@@ -87,6 +89,30 @@ def require_cap(c: Combatant, more: int = 1) -> None:
             done=actions_taken(c),
             cap=action_cap(c),
         )
+
+
+def sprint_bonus(state: EncounterState, c: Combatant) -> int:
+    """Sprint (talent): metres per rank on top of the Movement Rate; Bieg does not double them."""
+    return state.settings.sprint_metres_per_rank * c.sheet.rank("sprint")
+
+
+def running(c: Combatant) -> bool:
+    """Its movement this round is Bieg: declared, the standard action not spent before it."""
+    return opt.BIEG in c.options and not (c.standard_used and not c.moves)
+
+
+def walking_limit(state: EncounterState, c: Combatant) -> int:
+    """The Movement Rate with Sprint: what Ruch dzielony uses up (then Otoczony)."""
+    return c.movement_rate + sprint_bonus(state, c)
+
+
+def movement_limit(state: EncounterState, c: Combatant) -> int:
+    """How far `c` may move this round: the Movement Rate (×2 with Bieg) plus Sprint, which
+    Bieg does not double; a mount: its full speed, its combat speed when it attacks."""
+    if c.rider is not None:
+        attacks = c.declaration is not None and c.declaration.action in ("attack", "spell")
+        return mounted.mount_move_limit(c.sheet, attacks=attacks)
+    return c.movement_rate * (2 if running(c) else 1) + sprint_bonus(state, c)
 
 
 def require_stage(state: EncounterState, stage: str) -> None:

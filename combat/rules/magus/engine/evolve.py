@@ -35,6 +35,7 @@ from combat.rules.magus.events import (
     ImpactRolled,
     InitiativeRolled,
     InitiativeSet,
+    ItemDamaged,
     Joined,
     Mounted,
     Moved,
@@ -248,6 +249,9 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             return _damaged(state, event)
         case CheckRolled():
             return _checked(state, event)
+        case ItemDamaged(combatant=cid, item=item):
+            c = state.get(cid)
+            return _edit(state, cid, damaged_items=tuple(dict.fromkeys((*c.damaged_items, item))))
     raise ValueError(f"unknown event: {event!r}")
 
 

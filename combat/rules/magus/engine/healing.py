@@ -13,7 +13,6 @@ from combat.rules.magus.state import Combatant, EncounterState
 
 MINUTE = 60
 HOUR = 3600
-NIGHT = 8 * HOUR  # a full night's rest
 HEALS = ("damage", "stun")
 
 
@@ -67,7 +66,7 @@ def pass_time(state: EncounterState, command: PassTime) -> list[Event]:
             raise RuleViolation(
                 "noc_w_walce", gettext_noop("Całonocny odpoczynek nie w trakcie walki.")
             )
-        return [TimePassed(NIGHT, night=True)]
+        return [TimePassed(state.settings.night_rest_s, night=True)]
     if not 1 <= command.seconds <= 30 * 24 * HOUR:
         raise RuleViolation(
             "czas", gettext_noop("Czas: od 1 sekundy do 30 dni."), seconds=command.seconds

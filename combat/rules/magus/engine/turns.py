@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
-from combat.rules.magus import mounted
 from combat.rules.magus import options as opt
 from combat.rules.magus.check import action_test
 from combat.rules.magus.commands import (
@@ -22,12 +21,15 @@ from combat.rules.magus.dice import Adjustment
 from combat.rules.magus.engine.common import (
     combatant,
     dn_raise,
+    movement_limit,
     require_can_act,
     require_cap,
     require_no_prompt,
     require_phase,
     require_turn,
+    running,
     state_adjustments,
+    walking_limit,
 )
 from combat.rules.magus.events import (
     ActionChanged,
@@ -53,8 +55,8 @@ from combat.rules.magus.state import (
 
 def move(state: EncounterState, command: Move) -> list[Event]:
     """One movement a round up to the Movement Rate (Bieg: ×2, uses the standard action,
-    Otoczony); Ruch dzielony or initiative-based movement split it (Otoczony once the
-    Movement Rate is used; initiative −1 per 2 m)."""
+    Otoczony; Sprint's metres on top, not doubled); Ruch dzielony or initiative-based
+    movement split it (Otoczony once the Movement Rate is used; initiative −1 per 2 m)."""
     me = require_turn(state, command.actor)
     require_can_act(state, me)
     if command.metres < 1:
@@ -69,11 +71,8 @@ def move(state: EncounterState, command: Move) -> list[Event]:
         raise RuleViolation(
             "celuje", gettext_noop("Przycelowanie: w tej rundzie można tylko celować.")
         )
-    running = opt.BIEG in me.options and not (me.standard_used and not me.moves)
-    rate = me.movement_rate * (2 if running else 1)
-    if me.rider is not None:  # a mount: full speed unless it attacks this round
-        attacks = me.declaration is not None and me.declaration.action in ("attack", "spell")
-        rate = mounted.mount_move_limit(me.sheet, attacks=attacks)
+    is_running = running(me)
+    rate = movement_limit(state, me)  # Sprint added after Bieg's doubling; a mount's speeds
     split = opt.RUCH_DZIELONY in me.options or state.settings.initiative_movement
     if me.moves and not split:
         raise RuleViolation("juz_ruch", gettext_noop("Ruch tylko raz na rundę."))
@@ -87,9 +86,9 @@ def move(state: EncounterState, command: Move) -> list[Event]:
     if not me.moves:
         require_cap(me)
     cost = (command.metres + 1) // 2 if state.settings.initiative_movement else 0
-    events: list[Event] = [Moved(me.id, command.metres, running, cost)]
-    harried = running or (
-        opt.RUCH_DZIELONY in me.options and me.moved + command.metres >= me.movement_rate
+    events: list[Event] = [Moved(me.id, command.metres, is_running, cost)]
+    harried = is_running or (
+        opt.RUCH_DZIELONY in me.options and me.moved + command.metres >= walking_limit(state, me)
     )
     if harried and not me.has(cond.OTOCZONY):
         events.append(ConditionAdded(me.id, cond.OTOCZONY, state.round))
@@ -97,6 +96,10 @@ def move(state: EncounterState, command: Move) -> list[Event]:
 
 
 def simple_action(state: EncounterState, command: SimpleAction) -> list[Event]:
+    """Simple actions need no test; one that needs a test of another ability counts as the
+    standard action ("taka kombinacja uznawana jest za standardową akcję")."""
+    if command.test:
+        return use_action(state, UseAction(actor=command.actor, now=command.now, note=command.note))
     me = require_turn(state, command.actor)
     require_can_act(state, me)
     if command.count < 1:

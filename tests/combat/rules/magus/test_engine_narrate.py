@@ -8,13 +8,17 @@ from combat.rules.base import LogLine, fill
 from combat.rules.magus import narrate
 from combat.rules.magus.dice import roll_step
 from combat.rules.magus.events import (
+    ActionChanged,
     ActionUsed,
+    AttackRolled,
     Bled,
     CheckRolled,
     CombatEnded,
     CombatStarted,
+    ConditionAdded,
     ConditionRemoved,
     DamageRolled,
+    DefenceRolled,
     Delayed,
     GotUp,
     HealthEdited,
@@ -24,6 +28,7 @@ from combat.rules.magus.events import (
     PromptClosed,
     SimpleActed,
     StatsRevealed,
+    StrainPaid,
     SustainedCompleted,
     SustainedTested,
 )
@@ -106,3 +111,72 @@ def test_damage_lines_tell_wounds_unconsciousness_and_death() -> None:
     assert dmg(4, "none") == "Ork: wynik obrażeń 4 (bez obrażeń)."
     line = told(DamageRolled("ala", "ork", ROLL, 9, 5, 2, 3, False))
     assert ("Pancerz", -2) in line.rolls[0].modifiers and line.rolls[0].result == 3
+
+
+def test_a_label_in_a_log_line_is_part_of_its_msgid() -> None:
+    """A line's params are shown as they are, so a label (an option, a level, a condition…)
+    is in the msgid itself: the English UI shows it in English."""
+    cases = {
+        StrainPaid("ala", "agresywny_atak", 1, 1): (
+            "Agresywny atak",
+            "Ala: Wyczerpanie 1 (Agresywny atak), obrażenia +1.",
+        ),
+        StrainPaid("ork", "riposta", 2, 2): (
+            "Riposta",
+            "Ork: Wyczerpanie 2 (Riposta), obrażenia +2.",
+        ),
+        AttackRolled("ala", "ork", "Miecz", "", ROLL, 6, (), "good"): (
+            "Duży sukces",
+            f"Ala atakuje: Ork (Miecz), {ROLL.total} vs 6 — Duży sukces.",
+        ),
+        AttackRolled("ork", "ala", "", "", ROLL, 99, (), "poor"): (
+            "(bez broni)",
+            f"Ork atakuje: Ala (bez broni), {ROLL.total} vs 99 — Porażka.",
+        ),
+        DefenceRolled("p1", "ork", "unik", ROLL, 1, True): (
+            "Unik udany",
+            f"Ork: Unik udany ({ROLL.total} ≥ 1).",
+        ),
+        ActionChanged("ala", "spell"): ("czar", "Ala zmienia akcję: czar (+2 do trudności)."),
+        ConditionAdded("ork", "krwotok"): ("Krwotok", "Ork: Krwotok."),
+        ConditionRemoved("ork", "ogluszony"): ("Ogłuszony", "Ork: koniec stanu Ogłuszony."),
+        CheckRolled("ork", "bron", ROLL, 99, False): (
+            "Utrzymanie broni",
+            f"Ork — Utrzymanie broni: nieudany ({ROLL.total} vs 99).",
+        ),
+        Bled("ork", "krwotok", 2): ("(Krwotok)", "Ork traci krew (Krwotok): 2 obrażeń."),
+    }
+    for event, (label, polish) in cases.items():
+        line = told(event)
+        assert label in line.text, event
+        assert fill(line.text, line.params) == polish
+    for table in (
+        narrate.STRAIN_TEXTS, narrate.ATTACK_TEXTS, narrate.UNARMED_TEXTS, narrate.CHANGED_TEXTS,
+        narrate.DEFENCE_TEXTS, narrate.CHECK_TEXTS, narrate.CONDITION_TEXTS, narrate.BLED_TEXTS,
+    ):  # fmt: skip
+        for msgid in table.values():
+            assert "%(reason)s" not in msgid and "%(level)s" not in msgid, msgid
+            assert "%(condition)s" not in msgid and "%(check)s" not in msgid, msgid
+
+
+def test_declaration_parts_keep_each_label_a_msgid_of_its_own() -> None:
+    d = Declaration(
+        "attack", weapon="Miecz", target="ork", move=4, options=("bieg", "agresywny_atak")
+    )
+    parts = narrate.declaration_parts(STATE, d)
+    assert parts == (
+        ("atak", {}),
+        (narrate.TEXT, {"text": " (Miecz) → Ork, 4 m; "}),
+        ("Bieg", {}),
+        (narrate.TEXT, {"text": ", "}),
+        ("Agresywny atak", {}),
+    )
+    assert narrate.declaration_text(STATE, d) == "atak (Miecz) → Ork, 4 m; Bieg, Agresywny atak"
+    preset = narrate.sus.PRESET["zamek"]
+    found = narrate.declaration_parts(STATE, Declaration("sustained", preset="zamek"))
+    assert found == (
+        ("działanie podtrzymywane", {}),
+        (narrate.TEXT, {"text": " «"}),
+        (preset.label, {}),
+        (narrate.TEXT, {"text": f"», {preset.high}"}),
+    )

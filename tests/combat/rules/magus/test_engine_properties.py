@@ -58,7 +58,7 @@ OPTION_MENU = (
 def combatants() -> list[dict[str, object]]:
     shield = [{"name": "Tarcza", "physical": 2}]
     return [
-        fighter("ala", "a", "u1", skills={"unik": 2}),
+        fighter("ala", "a", "u1", skills={"unik": 2, "sprint": 1}),
         fighter("ola", "a", "u2", shields=shield, skills={"riposta": 1}),
         fighter("ork", "b", skills={"unik": 1}, armour=[{"name": "Skóra", "physical": 2}]),
         fighter("gob", "b", attributes={"zrecznosc": 7, "prog_smierci": 20}),
@@ -69,7 +69,8 @@ def declaration(r: random.Random, state: EncounterState, cid: str) -> Declare:
     c = state.get(cid)
     foes = [o.id for o in state.combatants.values() if o.side != c.side]
     if r.random() < 0.2:
-        return Declare(actor=cid, options=r.choice([(), ("bieg",), ("postawa_obronna",)]))
+        choices = [(), ("bieg",), ("postawa_obronna",), ("przycelowanie",)]
+        return Declare(actor=cid, options=r.choice(choices))
     if r.random() < 0.1:
         check = r.choice([("", 0), ("percepcja", 5)])
         return Declare(
@@ -117,11 +118,14 @@ def candidates(r: random.Random, state: EncounterState, now: float) -> list[Comm
     elif state.phase == "act" and state.current:
         me = state.get(state.current)
         foes = [o.id for o in state.combatants.values() if o.side != me.side]
+        item = r.choice(["Miecz", "Skóra", "Tarcza"])  # Uszkodzenie broni, tarczy lub zbroi
         out += [
             Attack(actor=me.id, target=r.choice(foes), weapon="Miecz", now=now),
             Attack(actor=me.id, target=r.choice(foes), weapon="Miecz", blindside=True, now=now),
             Move(actor=me.id, metres=r.randint(1, 14), now=now),
             SimpleAction(actor=me.id, now=now),
+            SimpleAction(actor=me.id, test=True, now=now),
+            Attack(actor=me.id, target=r.choice(foes), weapon="Miecz", damage_item=item, now=now),
             Hold(actor=me.id, trigger="szarża", now=now),
             Delay(actor=me.id, next_round=r.random() < 0.5, now=now),
             GetUp(actor=me.id, now=now),

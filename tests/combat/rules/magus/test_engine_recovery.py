@@ -182,3 +182,12 @@ def test_new_damage_restarts_the_quiet_minute_before_a_recovery_test() -> None:
     t.do(PassTime(seconds=60))
     t.do(RecoveryTest(actor="ala"), [2])
     assert t.c["ala"].damage == 2
+
+
+def test_the_nights_rest_lasts_the_tables_night_rest_setting() -> None:
+    t = Table(fighter("ala", "a", "u1"), fighter("ork", "b"), night_rest_s=6 * 3600)
+    events = t.do(PassTime(night=True))
+    assert of(events, TimePassed) == [TimePassed(6 * 3600, night=True)]
+    assert t.state.time_s == 6 * 3600
+    with pytest.raises(ValueError, match="night_rest_s"):
+        Table(fighter("ala", "a", "u1"), fighter("ork", "b"), night_rest_s=0)

@@ -35,6 +35,7 @@ from combat.rules.magus.commands import (
     StartCombat,
 )
 from combat.rules.magus.events import ConditionAdded, DeadlinesMoved, HealthEdited
+from combat.rules.magus.levels import LEVELS
 from tests.combat.rules.magus.engine_kit import Table, fighter, of, sheet, to_act
 from tests.combat.rules.magus.test_attack_sequence import duel, hit
 
@@ -67,7 +68,7 @@ def test_new_encounter_validates_the_combatants_and_settings() -> None:
             RULESET.new_encounter({}, [bad])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="every id once"):
         RULESET.new_encounter({}, [good, good])
-    with pytest.raises(ValueError, match="unknown table settings"):
+    with pytest.raises(ValueError, match="nieznane ustawienia stołu"):
         RULESET.new_encounter({"nope": 1}, [good])
     assert RULESET.new_encounter({}, [{**good, "position": [1, 2]}]).get("ala").position == (1, 2)
 
@@ -356,7 +357,10 @@ def test_prompts_capability_answers_and_policies() -> None:
     assert prompt.actor == "ork" and prompt.kind == "obrona"
     assert prompt.label == "Trafienie: Ala → Ork (wynik ataku 8)"
     assert dict(prompt.options) == {"unik": "Unik (stopień 8)", "": "Bez obrony"}
-    assert RULESET.prompt_panel(t.state, prompt.id)["attack_result"] == 8
+    panel = RULESET.prompt_panel(t.state, prompt.id)
+    assert panel["attack_result"] == 8
+    assert panel["level_label"] == {lv.key: lv.label for lv in LEVELS}[panel["level"]]
+    assert panel["level_label"] in {"Przeciętny sukces", "Duży sukces"}
     assert RULESET.prompt_panel(t.state, "p9") == {}
     with pytest.raises(RuleViolation, match="Tej reakcji"):
         RULESET.prompt_command(t.state, prompt.id, "riposta")

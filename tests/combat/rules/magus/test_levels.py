@@ -14,6 +14,7 @@ from combat.rules.magus.levels import (
     Thresholds,
     success_level,
 )
+from combat.rules.magus.settings import MagusSettings
 
 
 @pytest.mark.parametrize(
@@ -60,14 +61,41 @@ def test_the_thresholds_are_editable_data() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"great": 5}, "unknown success-level thresholds"),
-        ({"good": 0}, "must rise"),
-        ({"good": 10}, "must rise"),
-        ({"excellent": 20}, "must rise"),
-        ({"good": "5"}, "whole numbers"),
-        ({"good": True}, "whole numbers"),
+        ({"great": 5}, "nieznane progi poziomów sukcesu"),
+        ({"good": 0}, "muszą rosnąć"),
+        ({"good": 10}, "muszą rosnąć"),
+        ({"excellent": 20}, "muszą rosnąć"),
+        ({"good": "5"}, "liczbami całkowitymi"),
+        ({"good": True}, "liczbami całkowitymi"),
     ],
 )
 def test_bad_thresholds_are_refused(data: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Thresholds.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"initiative_ties": "coin"}, "initiative_ties: jedno z"),
+        ({"npc_default_policy": "x"}, "npc_default_policy: jedno z"),
+        ({"reaction_timeout_s": 1}, "reaction_timeout_s: od 3 do 3600 sekund"),
+        ({"round_seconds": 0}, "round_seconds: co najmniej 1"),
+        ({"night_rest_s": 0}, "night_rest_s: co najmniej 1"),
+        ({"max_damage_multiplier": 0}, "max_damage_multiplier: co najmniej 1"),
+        ({"step_min": 9, "step_max": 3}, "step_min jest większe"),
+        ({"thresholds": [5]}, "progi poziomów sukcesu: poziom → punkty"),
+        ({"thresholds": {"good": 0}}, "muszą rosnąć"),
+        ({"step_table": {1: "d4", 3: "d6"}}, "brak stopnia 2"),
+        ({"cover_defence": [1]}, "cover_defence: lista 2 liczb całkowitych"),
+        ({"rule_of_one": "tak"}, "rule_of_one: tak albo nie"),
+        ({"aim_bonus": "2"}, "aim_bonus: liczba całkowita"),
+        ({"aim_bonus": -1}, "aim_bonus: nie może być ujemne"),
+        ({"initiative_ties": 3}, "initiative_ties: tekst"),
+    ],
+)
+def test_the_gms_bad_table_settings_are_refused_in_polish(
+    data: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        MagusSettings.from_dict(data)

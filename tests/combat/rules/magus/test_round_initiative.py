@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from combat.rules.base import RuleViolation
+from combat.rules.magus import RULESET
+from combat.rules.magus.codec import command_from_dict
 from combat.rules.magus.commands import (
     Advance,
     Declare,
@@ -162,3 +164,20 @@ def test_initiative_movement_costs_one_initiative_per_hex_and_replaces_ruch_dzie
     table.do(Move(actor="ala", metres=3))
     assert table.c["ala"].initiative == 9 - 2 - 2
     assert table.c["ala"].moved == 7
+
+
+def test_the_gm_rolls_one_seats_initiative_from_its_seat_controls() -> None:
+    table = Table(fighter("ala", "a", "u1"), fighter("ork", "b"))
+    table.do(StartCombat(now=0.0))
+    assert RULESET.gm_seat_panel(table.state, "ala")["phase"] == "declare"
+    declared(table)
+    panel = RULESET.gm_seat_panel(table.state, "ala")
+    assert panel["phase"] == "initiative"
+    offer = {a.key: a for a in panel["actions"]}["inicjatywa_mg"]
+    assert offer.available and offer.label == "Rzuć na Inicjatywę"
+    command = command_from_dict(panel["commands"]["inicjatywa_mg"])
+    assert command == RollInitiatives(targets=("ala",))
+    events = table.do(command, [6])
+    assert [e.combatant for e in of(events, InitiativeRolled)] == ["ala"]
+    keys = {a.key for a in RULESET.gm_seat_panel(table.state, "ala")["actions"]}
+    assert "inicjatywa_mg" not in keys  # rolled: nothing more to offer

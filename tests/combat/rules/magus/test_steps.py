@@ -74,19 +74,19 @@ def test_dice_are_read_from_the_notation_a_gm_writes(text: str, dice: ActionDice
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "must not be empty"),
-        ("  ", "must not be empty"),
-        ("d20-d4", "cannot be subtracted"),
-        ("d20d4", "cannot read"),
-        ("x+d6", "cannot read"),
-        ("d6+", "cannot read"),
-        ("d1", "2 to 100 sides"),
-        ("d101", "2 to 100 sides"),
-        ("0d6", "at least 1"),
-        ("+3", "at least one die"),
-        ("41d6", "at most 40 dice"),
-        ("d6+101", "within ±100"),
-        (12, "written as text"),
+        ("", "zapis jest pusty"),
+        ("  ", "zapis jest pusty"),
+        ("d20-d4", "nie można odejmować"),
+        ("d20d4", "nie można odczytać"),
+        ("x+d6", "nie można odczytać"),
+        ("d6+", "nie można odczytać"),
+        ("d1", "od 2 do 100 ścianek"),
+        ("d101", "od 2 do 100 ścianek"),
+        ("0d6", "co najmniej 1"),
+        ("+3", "co najmniej jedną kością"),
+        ("41d6", "najwyżej 40 kośćmi"),
+        ("d6+101", "w ±100"),
+        (12, "zapisać tekstem"),
     ],
 )
 def test_malformed_dice_are_refused_with_the_reason(text: object, message: str) -> None:
@@ -114,14 +114,14 @@ def test_a_gm_edited_table_becomes_a_step_table() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({}, "non-empty mapping"),
-        (["d4"], "non-empty mapping"),
-        ({1: "d4", 2: "d6+x"}, "step 2: cannot read"),
-        ({1: "d4", 3: "d6"}, "step 2 is missing"),
-        ({0: "d4"}, "step 0: a step must be a whole number"),
-        ({"jeden": "d4"}, "step 'jeden'"),
-        ({1: "d4", "1": "d6"}, "step 1 is given twice"),
-        ({1: 4}, "step 1: dice must be written as text"),
+        ({}, "nie może być pusta"),
+        (["d4"], "nie może być pusta"),
+        ({1: "d4", 2: "d6+x"}, "stopień 2: nie można odczytać"),
+        ({1: "d4", 3: "d6"}, "brak stopnia 2"),
+        ({0: "d4"}, "stopień 0: stopień to liczba całkowita"),
+        ({"jeden": "d4"}, "stopień 'jeden'"),
+        ({1: "d4", "1": "d6"}, "stopień 1 podano dwa razy"),
+        ({1: 4}, "stopień 1: kości trzeba zapisać tekstem"),
     ],
 )
 def test_a_bad_table_entry_is_named_in_the_error(data: object, message: str) -> None:
@@ -130,5 +130,5 @@ def test_a_bad_table_entry_is_named_in_the_error(data: object, message: str) -> 
 
 
 def test_an_empty_table_is_refused() -> None:
-    with pytest.raises(ValueError, match="at least step 1"):
+    with pytest.raises(ValueError, match="co najmniej stopień 1"):
         StepTable(())

@@ -142,7 +142,17 @@ def _roll(roll: Mapping[str, Any]) -> dict[str, Any]:
     """A stored roll with its summary in the viewer's language ("sukcesy: 2", "wynik 37")."""
     result = roll.get("result", roll.get("successes", 0))
     summary = engine_text(str(roll.get("summary") or ""), {"n": result}, "")
-    return {**roll, "result": result, "summary_text": summary or f"→ {result}"}
+    label = str(roll.get("label") or "")
+    modifiers = [
+        (_(str(reason)) if reason else "", value) for reason, value in roll.get("modifiers") or ()
+    ]
+    return {
+        **roll,
+        "result": result,
+        "summary_text": summary or f"→ {result}",
+        "label_text": _(label) if label else "",
+        "modifier_texts": modifiers,
+    }
 
 
 class LogItem:

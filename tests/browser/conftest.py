@@ -143,3 +143,118 @@ def duel_server(live_url: str, server_tmp: Path) -> DuelServer:
     )
     ids = json.loads(seeded.stdout.strip().splitlines()[-1])
     return DuelServer(live_url, ids["encounter"])
+
+
+# --- Magus (issue #12): a campaign of its own for tests/browser/test_magus.py ----------------
+# Separate from the demo's Magus campaign: its NPC hits every time (a huge attack step), the
+# phone player's hero knows Unik, and the declarations have a short countdown.
+
+MAGUS_CAMPAIGN = "Magus: próba przeglądarki"
+# Each hero's weapon is its own, so one declaration's text is never part of the other's.
+MAGUS_HEROES = {"gracz1": ("Borys Topornik", "Topór"), "gracz2": ("Wiesna Zwinna", "Szabla")}
+MAGUS_NPC = "Ork Siekacz"
+# An encounter keeps the campaign's settings of the moment it opens, so one countdown serves
+# every round: long enough for a test to declare round 1 in, short enough to wait out in 2.
+MAGUS_DECLARATION_S = 15
+MAGUS_REACTION_S = 30  # the defence prompt's countdown
+
+
+def _magus_sheet(
+    attributes: dict[str, int], skills: dict[str, int], weapon: tuple[str, int]
+) -> dict[str, object]:
+    """A Magus sheet (combat/rules/magus/sheet.py): steps, ranks, one melee weapon, armour."""
+    base = {
+        "zrecznosc": 6, "sila": 5, "zywotnosc": 5, "percepcja": 5, "sila_woli": 5,
+        "charyzma": 5, "obrona_fizyczna": 7, "obrona_magiczna": 6, "obrona_spoleczna": 6,
+        "prog_ran": 10, "prog_przytomnosci": 60, "prog_smierci": 80, "testy_zdrowienia": 2,
+        "ruch": 12, "ruch_pelny": 24,
+    }  # fmt: skip
+    name, damage = weapon
+    blade = {"name": name, "kind": "melee", "damage": damage, "size": 2}
+    return {
+        "attributes": {**base, **attributes},
+        "skills": skills,
+        "weapons": [{**blade, "two_handed": False, "magic": False, "lance": False}],
+        "armour": [{"name": "Skórznia", "physical": 2, "mystic": 0, "initiative_penalty": 0}],
+        "shields": [],
+        "spells": [],
+        "items": [],
+    }
+
+
+def seed_magus() -> None:
+    """Run inside the server's `manage.py shell` (after `seed_demo`): the campaign, its two
+    heroes and the NPC; prints the campaign's id as JSON on its last line."""
+    from django.contrib.auth.models import User
+
+    from characters import services as characters_services
+    from characters.models import Character
+
+    master = User.objects.get(username="mistrz")
+    campaign = characters_services.create_campaign(
+        gm=master, name=MAGUS_CAMPAIGN, description="Dwoje bohaterów i ork.", ruleset="magus"
+    )
+    campaign.settings = {
+        **campaign.settings,
+        "declaration_timeout_s": MAGUS_DECLARATION_S,
+        "reaction_timeout_s": MAGUS_REACTION_S,
+        "npc_default_policy": "none",
+        # With no Rule of One the orc's lowest attack (4, on d20+d10+d8+d4) still beats the
+        # heroes' Obrona Fizyczna 3: its attack always hits and asks for a defence.
+        "rule_of_one": False,
+    }
+    campaign.save(update_fields=["settings"])
+    for user, (name, weapon) in MAGUS_HEROES.items():
+        owner = User.objects.get(username=user)
+        characters_services.join_campaign(campaign=campaign, user=owner)
+        Character.objects.create(
+            campaign=campaign,
+            owner=owner,
+            name=name,
+            sheet=_magus_sheet({"obrona_fizyczna": 3}, {"bron_biala": 3, "unik": 4}, (weapon, 3)),
+        )
+    Character.objects.create(
+        campaign=campaign,
+        name=MAGUS_NPC,
+        kind=Character.Kind.NPC,
+        # Broń Biała 15 on Zręczność 10: step 25 (d20+d10+d8+d4); no defensive talent, so
+        # attacks on it ask nobody.
+        sheet=_magus_sheet(
+            {"zrecznosc": 10, "sila": 3, "prog_przytomnosci": 150, "prog_smierci": 200},
+            {"bron_biala": 15},
+            ("Tasak", 2),
+        ),
+    )
+    print(json.dumps({"campaign": campaign.pk}))  # noqa: T201 - the fixture reads it
+
+
+def _server_shell(server_tmp: Path, code: str) -> dict[str, int]:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
+        cwd=ROOT,
+        env=server_env(server_tmp),
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    found: dict[str, int] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+@dataclass(frozen=True)
+class MagusServer:
+    url: str
+    campaign: int
+
+    @property
+    def encounters(self) -> str:
+        """The campaign's list of encounters, where the GM opens a new one."""
+        return f"{self.url}/campaigns/{self.campaign}/encounters/"
+
+
+@pytest.fixture(scope="session")
+def magus_server(live_url: str, server_tmp: Path) -> MagusServer:
+    """The live server with the Magus campaign of `seed_magus` added (each test opens its
+    own encounter of it at the table, as the GM does)."""
+    ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_magus; seed_magus()")
+    return MagusServer(live_url, ids["campaign"])

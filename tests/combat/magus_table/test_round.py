@@ -5,6 +5,7 @@ viewer is shown them."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from combat import fragments
 from combat.access import Refused
@@ -216,3 +217,28 @@ def test_a_simple_action_with_a_test_from_its_form_uses_the_standard_action() ->
     assert command["test"] is True
     t.run(t.p1, command)
     assert t.state.get(t.seat(t.hero1)).standard_used
+
+
+def test_a_rolls_modifiers_read_in_the_viewers_language_in_the_log() -> None:
+    """The log's roll details: the modifier reasons are msgids, shown translated."""
+    t = make_magus_table()
+    t.run(t.gm, {"type": "start_combat"})
+    hero = t.seat(t.hero1)
+    aggressive = {"action": "attack", "weapon": "Miecz", "options": ["agresywny_atak"]}
+    t.run(t.p1, {"type": "declare", "actor": hero, **aggressive})
+    t.run(t.p2, {"type": "declare", "actor": t.seat(t.hero2)})
+    for cid, c in t.state.combatants.items():
+        if c.controller is None:
+            t.run(t.gm, {"type": "declare", "actor": cid})
+    for user in (t.p1, t.p2):
+        (roll,) = forms_in(t.html(user, "table-turn"), "roll_initiative")
+        t.run(user, roll.command())
+    (npcs,) = forms_in(t.html(t.gm, "table-gm"), "roll_initiatives")
+    t.run(t.gm, npcs.command())
+    attack = {"type": "attack", "actor": hero, "target": t.seat(t.bandit), "weapon": "Miecz"}
+    t.run(t.p1, attack)
+    with translation.override("en"):
+        english = t.html(t.p1, "table-log")
+    polish = t.html(t.p1, "table-log")
+    assert "<li>Aggressive attack: +3</li>" in english
+    assert "<li>Agresywny atak: +3</li>" in polish

@@ -7,12 +7,11 @@ their `type` key; the state is what `evolve` folds them into.
 
 from __future__ import annotations
 
-import dataclasses
-import types
-import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal
+
+from combat.rules.codec import Codec
 
 GM = "gm"  # the actor of the GM's own commands
 PARRY = "parry"
@@ -391,91 +390,7 @@ def state_from_dict(data: Mapping[str, Any]) -> Duel:
     return from_data(Duel, data, "state")
 
 
-T = TypeVar("T")
-
-
-def _typed(kinds: Mapping[str, type[T]], data: Mapping[str, Any], what: str) -> T:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{what}: an object")
-    kind = kinds.get(data.get("type"))  # type: ignore[arg-type]
-    if kind is None:
-        raise ValueError(f"unknown {what}: {str(data.get('type'))[:40]!r}")
-    return from_data(kind, {k: v for k, v in data.items() if k != "type"}, what)
-
-
-def to_data(obj: Any) -> Any:
-    """JSON-ready data for a dataclass, tuple or mapping (recursively)."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, tuple | list):
-        return [to_data(x) for x in obj]
-    if isinstance(obj, Mapping):
-        return {str(k): to_data(v) for k, v in obj.items()}
-    return obj
-
-
-def from_data(hint: Any, data: Any, path: str) -> Any:
-    """`data` decoded as the type `hint`; ValueError naming `path` when it does not fit."""
-    origin, args = get_origin(hint), get_args(hint)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _dataclass(hint, data, path)
-    if origin in (typing.Union, types.UnionType):
-        for option in args:
-            try:
-                return from_data(option, data, path)
-            except ValueError:
-                continue
-        raise ValueError(f"{path}: unexpected value {data!r:.40}")
-    if origin is Literal:
-        if data not in args:
-            raise ValueError(f"{path}: one of {', '.join(map(str, args))}")
-        return data
-    if origin is tuple:
-        if not isinstance(data, list | tuple):
-            raise ValueError(f"{path}: a list")
-        return tuple(from_data(args[0], x, f"{path}[{i}]") for i, x in enumerate(data))
-    if origin is Mapping:
-        if not isinstance(data, Mapping):
-            raise ValueError(f"{path}: an object")
-        return {str(k): from_data(args[1], v, f"{path}.{k}") for k, v in data.items()}
-    return _plain(hint, data, path)
-
-
-def _plain(hint: Any, data: Any, path: str) -> Any:
-    if hint is Any:
-        return data
-    if hint is type(None):
-        if data is not None:
-            raise ValueError(f"{path}: null")
-        return None
-    if hint is float and isinstance(data, int | float) and not isinstance(data, bool):
-        return float(data)
-    if hint in (int, str, bool) and type(data) is hint:
-        return data
-    raise ValueError(f"{path}: expected {getattr(hint, '__name__', hint)}")
-
-
-def _dataclass(cls: type[T], data: Any, path: str) -> T:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{path}: an object")
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise ValueError(f"{path}: unknown field {unknown[0]!r}")
-    hints = _hints(cls)
-    values = {}
-    for name, f in fields.items():
-        if name in data:
-            values[name] = from_data(hints[name], data[name], f"{path}.{name}")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise ValueError(f"{path}: missing field {name!r}")
-    return cls(**values)
-
-
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = get_type_hints(cls)
-    return _HINTS[cls]
+_CODEC = Codec()
+to_data = _CODEC.to_data
+from_data = _CODEC.from_data
+_typed = _CODEC.typed

@@ -21,8 +21,10 @@ from combat.rules.magus.commands import (
     GetUp,
     StartCombat,
 )
+from combat.rules.magus.engine.common import sides_standing
 from combat.rules.magus.state import NO_REACTION, EncounterState
 from combat.rules.records import replace
+from combat.rules.seeded import SeededRNG
 from tests.combat.rules.magus.engine_kit import Table, fighter, to_act
 
 STRONG = {
@@ -64,7 +66,15 @@ def test_shares_of_wins_and_draws_sum_to_one_and_drops_are_shares() -> None:
     assert set(result.drops) == {"p0", "p1", "p2", "w0", "w1", "w2"}
     assert all(0.0 <= share <= 1.0 for share in result.drops.values())
     assert all(0.0 <= n <= 3.0 for n in result.survivors.values())
-    assert 1.0 <= result.mean_rounds <= simulate.MAX_ROUNDS
+    # The same 60 fights played one by one: each ends decided or at the round cap, and the
+    # summary's mean rounds is theirs.
+    rng = SeededRNG(1)
+    initial = engine.new_encounter({}, three_on_three())
+    fights = [simulate.play(initial, rng, "best") for _ in range(60)]
+    for fight in fights:
+        assert len(sides_standing(fight)) <= 1 or fight.round > simulate.MAX_ROUNDS
+    rounds = [min(fight.round, simulate.MAX_ROUNDS) for fight in fights]
+    assert result.mean_rounds == pytest.approx(sum(rounds) / len(rounds))
 
 
 def test_a_much_stronger_side_wins_almost_always() -> None:
@@ -311,9 +321,9 @@ def test_the_best_policy_chooses_as_the_tables_automatic_answer(seed: int) -> No
 
 
 def test_the_seeded_rng_is_reproducible_uniform_and_refuses_an_empty_range() -> None:
-    rolls = [simulate.SeededRNG(5).randint(1, 6) for _ in range(3)]
+    rolls = [SeededRNG(5).randint(1, 6) for _ in range(3)]
     assert rolls == [rolls[0]] * 3
-    rng = simulate.SeededRNG(11)
+    rng = SeededRNG(11)
     faces = [rng.randint(1, 6) for _ in range(6000)]
     assert set(faces) == {1, 2, 3, 4, 5, 6}
     assert all(850 < faces.count(f) < 1150 for f in range(1, 7))

@@ -11,13 +11,12 @@ to run a command the rules refuse; it is None whenever the combatant has nothing
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import gettext_noop
 from combat.rules.magus import engine
 from combat.rules.magus.commands import Command, EndTurn, RollInitiative
 from combat.rules.magus.engine.common import must_declare, must_roll
 from combat.rules.magus.simulate import TACTICS, declaration, turn_command
 from combat.rules.magus.state import EncounterState
-from combat.rules.seeded import SeededRNG
 
 # How a GM-run combatant plays itself (key, Polish label), the default first; each key is
 # one of the simulator's tactics.
@@ -55,8 +54,4 @@ def next_command(state: EncounterState, actor_id: str, policy: str, now: float) 
 
 def allowed(state: EncounterState, command: Command) -> bool:
     """Whether the rules accept the command now (decided on a throwaway RNG, then dropped)."""
-    try:
-        engine.decide(state, command, SeededRNG(0))
-    except RuleViolation:
-        return False
-    return True
+    return engine.refusal(state, command) is None

@@ -57,7 +57,6 @@ from combat.rules.base import (
     Counter,
     HealthView,
     LegalAction,
-    RuleViolation,
     SeatView,
     TableView,
     gettext_noop,
@@ -118,13 +117,6 @@ LABELS = {
 SUSTAINED_PRESETS = [
     {"key": p.key, "label": p.label, "low": p.low, "high": p.high} for p in sus.PRESETS
 ]
-
-
-class _Probe:
-    """The dice of a legality probe (its events are dropped): every die shows 1."""
-
-    def randint(self, a: int, b: int) -> int:
-        return a
 
 
 def table_view(state: EncounterState) -> TableView:
@@ -288,12 +280,11 @@ def _rounds_left(state: EncounterState, until: int) -> int:
 
 def legal(state: EncounterState, key: str, label: str, command: Command) -> LegalAction:
     """Whether the rules would take `command` now (probed with dice that are thrown away)."""
-    try:
-        engine.decide(state, command, _Probe())
-    except RuleViolation as refusal:
+    refused = engine.refusal(state, command)
+    if refused is not None:
         return LegalAction(
-            key, label, False, refusal.message, label_template=label,
-            reason_template=refusal.template, reason_params=refusal.params,
+            key, label, False, refused.message, label_template=label,
+            reason_template=refused.template, reason_params=refused.params,
         )  # fmt: skip
     return LegalAction(key, label, True, label_template=label)
 

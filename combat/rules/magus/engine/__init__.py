@@ -75,6 +75,23 @@ def decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:
     return events + flow.progress(replay(state, events), rng, command.now)
 
 
+class _Probe:
+    """The dice of a legality probe (its events are dropped): every die shows 1."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+
+def refusal(state: EncounterState, command: Command) -> RuleViolation | None:
+    """Why the rules would refuse `command` now, or None: decided on dice that are thrown
+    away (the panels' buttons and the NPCs' own play ask this)."""
+    try:
+        decide(state, command, _Probe())
+    except RuleViolation as refused:
+        return refused
+    return None
+
+
 def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  # noqa: C901
     match command:
         case JoinCombat():

@@ -141,7 +141,8 @@ def _line(entry: LogEntry, line: Mapping[str, Any]) -> Line:
 def _roll(roll: Mapping[str, Any]) -> dict[str, Any]:
     """A stored roll with its summary in the viewer's language ("sukcesy: 2", "wynik 37")."""
     result = roll.get("result", roll.get("successes", 0))
-    summary = engine_text(str(roll.get("summary") or ""), {"n": result}, "")
+    params = {**(roll.get("summary_params") or {}), "n": result}
+    summary = engine_text(str(roll.get("summary") or ""), params, "")
     label = str(roll.get("label") or "")
     modifiers = [
         (_(str(reason)) if reason else "", value) for reason, value in roll.get("modifiers") or ()

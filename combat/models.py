@@ -35,6 +35,21 @@ class Encounter(models.Model):
     phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.SETUP)
     # How the GM's NPCs answer reaction prompts: combatant id -> policy key ("ask" by default).
     npc_policies = models.JSONField(default=dict, blank=True)
+    # Rolls anyone can verify (combat/verify.py): every die comes from `seed` (and a secret GM
+    # roll's from `gm_seed`) keyed by the entry's slot; the hashes are shown from the start,
+    # the seeds once the fight has ended (the GM's only if the GM reveals it).
+    seed = models.CharField(max_length=64, blank=True, default="")
+    seed_hash = models.CharField(max_length=64, blank=True, default="")
+    gm_seed = models.CharField(max_length=64, blank=True, default="")
+    gm_seed_hash = models.CharField(max_length=64, blank=True, default="")
+    gm_seed_revealed = models.BooleanField(default=False)
+    # The slot of the last entry in force at the head (undo takes it back with the entries).
+    slot = models.PositiveIntegerField(default=0)
+    # When something waits at the head (a deadline, a by-post reminder): any process sweeps
+    # the tables that are due, with or without sockets open on them (combat/posts.py).
+    due = models.FloatField(null=True, blank=True, db_index=True)
+    # The deadline whose reminder e-mails went out (sent once per deadline).
+    reminded_for = models.FloatField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -65,6 +80,10 @@ class EncounterEntry(models.Model):
     command = models.JSONField(null=True, blank=True)
     events = models.JSONField(default=list)
     undo_to = models.PositiveIntegerField(null=True, blank=True)
+    # Which dice the entry drew: the encounter's seed keyed by this slot (None: no dice of a
+    # seed, an entry older than the seeds or an undo). An entry undo brought back to redo gets
+    # the undone one's slot, so its dice are the same: undo never rolls an entry again.
+    slot = models.PositiveIntegerField(null=True, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

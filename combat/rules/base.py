@@ -144,8 +144,9 @@ class RollView:
     `label` is a Polish msgid (the table layer may translate it); `dice` every face rolled,
     the rerolls of an open-ended die included; `sides` the die size of them all, or of each
     face in order for a roll of mixed dice (a Magus step: k8+k6); `summary` the msgid that
-    tells the result, filled with `{"n": result}`; `modifiers` the (reason, value) pairs in the
-    order the rules built the roll."""
+    tells the result, filled with `{"n": result, **summary_params}` (a d100 test: "próg
+    %(threshold)s, OoP %(oop)s"); `modifiers` the (reason, value) pairs in the order the rules
+    built the roll."""
 
     label: str
     dice: tuple[int, ...]
@@ -153,6 +154,7 @@ class RollView:
     modifiers: tuple[tuple[str, int], ...] = ()
     sides: int | tuple[int, ...] = 6
     summary: str = ""
+    summary_params: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -227,7 +229,11 @@ class TableView:
     phase, the players' own initiative rolls): each gets its turn partial, as `current` does
     in an ordinary turn. `waiting` are the seats the table waits on now (who has not declared
     yet, who must answer), shown to the GM as "czekamy na"; `deadline` (epoch seconds) is when
-    the phase ends by itself, shown as a countdown to everyone."""
+    the phase ends by itself, shown as a countdown to everyone.
+
+    `pace` is "live" (a countdown of seconds) or "post" (a turn played by post over hours or
+    days: its `deadline` is shown as a date in each viewer's time zone, and the players the
+    table waits on get an e-mail when the turn opens for them and another at `remind_at`)."""
 
     stage: Stage
     round: int
@@ -241,6 +247,8 @@ class TableView:
     acting: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     deadline: float | None = None
+    pace: Literal["live", "post"] = "live"
+    remind_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -576,6 +584,14 @@ class Autoplay(Protocol):
         ...
 
 
+@runtime_checkable
+class SecretRolls(Protocol):
+    """Commands whose dice are the GM's secret (a roll behind the screen): the table draws
+    them from the encounter's second seed, which the GM may keep when the fight ends."""
+
+    def secret_dice(self, command: Any) -> bool: ...
+
+
 def prompts_of(rules: object) -> Prompts | None:
     """`rules` as a ruleset with reaction prompts, or None without them."""
     return rules if isinstance(rules, Prompts) else None
@@ -584,6 +600,11 @@ def prompts_of(rules: object) -> Prompts | None:
 def odds_of(rules: object) -> Odds | None:
     """`rules` as a ruleset with exact odds, or None without them."""
     return rules if isinstance(rules, Odds) else None
+
+
+def secret_rolls_of(rules: object) -> SecretRolls | None:
+    """`rules` as a ruleset with secret GM rolls, or None without them."""
+    return rules if isinstance(rules, SecretRolls) else None
 
 
 def simulator_of(rules: object) -> Simulator | None:

@@ -11,7 +11,6 @@ this process's sockets, delegates and timers live in `combat.live.Live`.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -21,7 +20,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from combat import fragments, protocol, services
+from combat import clock, fragments, protocol, services
 from combat.access import Refused, Viewer, find_encounter_for, viewer_at
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, changed, render
 from combat.threads import in_pool
@@ -175,7 +174,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.seq = seq
         html, self.sent = changed(self.sent, regions, everything=force)
-        payload = {"t": "swap", "seq": seq, "html": html, "now": time.time(), "ack": ack}
+        payload = {"t": "swap", "seq": seq, "html": html, "now": clock.now(), "ack": ack}
         await self.send(text_data=json.dumps(payload))
         if deadline is not None:
             live.schedule_expiry(self.encounter_id, deadline)

@@ -18,7 +18,6 @@ measures what it saves on varied tables).
 
 from __future__ import annotations
 
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from combat import roster
+from combat import clock, roster
 from combat.access import Refused, Sight, Viewer, authorise, sight
 from combat.rules.base import (
     OddsOption,
@@ -131,9 +130,11 @@ def rows(table: Table, seen: Sight) -> list[Row]:
     return result
 
 
-def _line(entry: LogEntry, line: Mapping[str, Any]) -> Line:
+def _line(entry: LogEntry, line: Mapping[str, Any], first: int = 1) -> Line:
+    """`first`: the number in its entry of the line's first roll (`n`, its permanent link is
+    the entry's roll page + `#r<n>`)."""
     text = engine_text(str(line.get("text", "")), line.get("params") or {}, "")
-    rolls = [_roll(roll) for roll in line.get("rolls") or ()]
+    rolls = [{**_roll(roll), "n": first + k} for k, roll in enumerate(line.get("rolls") or ())]
     kind, secret = line.get("kind", ""), bool(line.get("secret"))
     return Line(entry.seq, text, kind, rolls, secret, entry.undone)
 
@@ -156,6 +157,19 @@ def _roll(roll: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+roll_texts = _roll  # a stored roll as the log shows it (the verification pages too)
+
+
+def roll_numbers(lines: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The number in the entry of each line's first roll: the rolls of an entry are numbered
+    1, 2, … over all its lines in order, whoever may see them (the links stay the same)."""
+    first, numbers = 1, []
+    for line in lines:
+        numbers.append(first)
+        first += len(line.get("rolls") or ())
+    return numbers
+
+
 class LogItem:
     """One log entry as a viewer may see it: the lines of it they may see, newest first."""
 
@@ -176,7 +190,8 @@ class LogItem:
         if entry.undo_to is not None:
             text = _("Mistrz Gry cofa starcie do kroku %(seq)d.") % {"seq": entry.undo_to}
             return [Line(entry.seq, text, "gm", (), False, False)]
-        return [_line(entry, entry.lines[i]) for i in reversed(self.shown)]
+        first = roll_numbers(entry.lines)
+        return [_line(entry, entry.lines[i], first[i]) for i in reversed(self.shown)]
 
 
 def log_items(
@@ -388,7 +403,7 @@ class View:
 
     @cached_property
     def server_now(self) -> float:
-        return time.time()
+        return clock.now()
 
     @cached_property
     def log(self) -> list[LogItem]:
@@ -428,7 +443,7 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
     try:
         if odds is None:
             raise Refused("podglad", _("Ten system nie liczy szans."))
-        parsed = rules.command_from_dict({**command, "now": time.time()})
+        parsed = rules.command_from_dict({**command, "now": clock.now()})
         authorise(rules, table.view, viewer, parsed)
         found = odds.preview_odds(table.state, parsed)
     except (ValueError, TypeError, RuleViolation) as exc:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import defaultdict
 from typing import Any, Protocol
 
 from django.utils import translation
 
-from combat import fragments, services
+from combat import clock, fragments, services
 from combat.access import Refused, Viewer
 from combat.hub import Hub
 from combat.rules.registry import get_ruleset
@@ -131,7 +130,7 @@ class Live:
         """Resolve the table's deadline when it passes, even if nobody answers or reloads."""
         loop = asyncio.get_running_loop()
         current = self.timers.get(pk)
-        when = loop.time() + max(0.0, deadline - time.time()) + 0.05
+        when = loop.time() + max(0.0, deadline - clock.now()) + 0.05
         if current is not None and not current.cancelled() and abs(current.when() - when) < 0.01:
             return
         if current is not None:

@@ -15,7 +15,6 @@ import asyncio
 import dataclasses
 import logging
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -28,10 +27,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import roster, snapshots, threads
+from combat import clock, posts, roster, snapshots, threads, verify
 from combat.access import GM, Refused, Viewer, authorise
 from combat.hub import group_of
-from combat.log import Step, fold
+from combat.log import Step, effective, fold
 from combat.models import Encounter, EncounterEntry
 from combat.rules.base import Ruleset, RuleViolation, autoplay_of, fill, prompts_of
 from combat.rules.dice import RNG
@@ -78,6 +77,8 @@ def create_encounter(*, campaign: Campaign, name: str, by: User) -> Encounter:
     """A new table in its setup phase, with the campaign's table settings at this moment."""
     rules = campaign.rules()
     initial = rules.state_to_dict(rules.new_encounter(campaign.settings, []))
+    # Its dice: two secret seeds, committed by their hashes from now on (combat/verify.py).
+    seed, gm_seed = verify.new_seed(), verify.new_seed()
     return Encounter.objects.create(
         campaign=campaign,
         name=name,
@@ -85,6 +86,10 @@ def create_encounter(*, campaign: Campaign, name: str, by: User) -> Encounter:
         initial=initial,
         state=initial,
         created_by=by,
+        seed=seed,
+        seed_hash=verify.commitment(seed),
+        gm_seed=gm_seed,
+        gm_seed_hash=verify.commitment(gm_seed),
     )
 
 
@@ -105,7 +110,7 @@ def run_command(
     The server's clock replaces any `now` the client sent; the viewer must control the actor.
     """
 
-    def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
+    def decide(rules: Ruleset, table: Table, moment: float, dice: EntryRolls) -> list[Any]:
         parsed = _parse(rules, {**command, "now": moment})
         authorise(rules, table.view, viewer, parsed)
         if seen_seq is not None and seen_seq != table.seq and rules.needs_fresh_state(parsed):
@@ -113,7 +118,7 @@ def run_command(
                 "nieaktualne",
                 _("Stan stołu zmienił się w międzyczasie: sprawdź go i spróbuj jeszcze raz."),
             )
-        return _decide(rules, table.state, parsed, rng)
+        return dice.decide(table.state, parsed)
 
     appended = _append(
         encounter_id,
@@ -122,6 +127,7 @@ def run_command(
         command_id=command_id,
         summary={"type": command.get("type")},
         now=now,
+        rng=rng,
     )
     if answer_npcs and not appended.duplicate:
         head = answer_automatic_prompts(encounter_id, rng=rng, now=now, seq=appended.seq)
@@ -157,7 +163,7 @@ def add_combatants(
     if set(counts) - set(templates):
         raise Refused("stwor", _("Nie ma takiego stwora w bestiariuszu."))
 
-    def decide(rules: Ruleset, table: Table, moment: float) -> list[Any]:
+    def decide(rules: Ruleset, table: Table, moment: float, dice: EntryRolls) -> list[Any]:
         state = table.state
         joining = [roster.character_combatant(c, side, hidden) for c in chosen]
         names = {seat.name for seat in table.view.seats.values()}
@@ -169,7 +175,8 @@ def add_combatants(
         events: list[Any] = []
         for data in joining:
             command = rules.join_command(data, moment)
-            events += _decide(rules, _evolve_all(rules, state, events), command, None)
+            # Every join of the entry draws from the one entry's dice, one after another.
+            events += dice.decide(_evolve_all(rules, state, events), command)
         return events
 
     return _append(
@@ -196,7 +203,7 @@ def undo(
     or played automatically until the next command: the GM undid to change something."""
     if not viewer.is_gm:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
-    moment = time.time() if now is None else now
+    moment = clock.now() if now is None else now
     with transaction.atomic():
         encounter = _lock(encounter_id, initial=True)
         duplicate = _duplicate(encounter.pk, command_id)
@@ -205,8 +212,13 @@ def undo(
         if not 0 <= to_seq < encounter.seq:
             raise Refused("cofnij", _("Nie można cofnąć do tego miejsca."))
         rules = encounter.rules()
-        rows = encounter.entries.filter(seq__lte=to_seq).values_list("seq", "events", "undo_to")
-        state = fold(rules, encounter.initial, [Step(s, e, u) for s, e, u in rows])
+        entries = encounter.entries.filter(seq__lte=to_seq)
+        rows = list(entries.values_list("seq", "events", "undo_to", "slot"))
+        steps = [Step(s, e, u) for s, e, u, _slot in rows]
+        state = fold(rules, encounter.initial, steps)
+        _refuse_unending(rules, encounter, state)
+        # The dice go back with the entries: the entry redone next draws the same ones.
+        encounter.slot = _slot_in_force(steps, {s: slot for s, _e, _u, slot in rows})
         paused_at = _entry_time(encounter.pk, to_seq + 1)
         events = rules.resume(state, paused_at=paused_at, now=moment, minimum=RESUME_MINIMUM)
         state, lines = _fold_with_lines(rules, state, events)
@@ -219,6 +231,25 @@ def undo(
             _store_npc_settings(encounter, dict.fromkeys(once))
         previous = load_table(encounter_id, encounter.seq)
         return _commit(encounter, previous, state, viewer, command_id, data, summary, to_seq)
+
+
+def _refuse_unending(rules: Ruleset, encounter: Encounter, state: Any) -> None:
+    """An ended fight's seed is public (`verify.seed_revealed`): no step may take it back
+    before its end, where anyone could foretell its dice."""
+    if verify.seed_revealed(encounter) and rules.table_view(state).stage != "ended":
+        raise Refused(
+            "ziarno_jawne",
+            _(
+                "Starcie jest zakończone, a jego ziarno kości zostało ujawnione: "
+                "nie można cofnąć go sprzed końca."
+            ),
+        )
+
+
+def _slot_in_force(steps: Sequence[Step], slots: Mapping[int, int | None]) -> int:
+    """The slot of the last entry in force after `steps` (0: none drew from a seed)."""
+    drawn = (slots.get(step.seq) for step in effective(steps))
+    return next((slot for slot in reversed(list(drawn)) if slot is not None), 0)
 
 
 def _entry_time(encounter_id: int, seq: int) -> float:
@@ -329,7 +360,7 @@ def resolve_expired(encounter_id: int, *, now: float | None = None) -> Appended 
 
     The command id is derived from the deadline, so every process and socket that notices the
     same deadline asks for the same entry and it is appended once."""
-    moment = time.time() if now is None else now
+    moment = clock.now() if now is None else now
     table = load_table(encounter_id)
     rules = get_ruleset(table.ruleset)
     deadline = rules.next_deadline(table.state)
@@ -356,7 +387,7 @@ def answer_automatic_prompts(
     for _round in range(MAX_AUTO_STEPS):
         table = load_table(encounter_id, seq)
         rules = get_ruleset(table.ruleset)
-        moment = time.time() if now is None else now
+        moment = clock.now() if now is None else now
         command = _automatic_answer(rules, table, moment) or _automatic_move(rules, table, moment)
         if command is None:
             return table.seq
@@ -416,7 +447,51 @@ def _automatic_move(rules: Ruleset, table: Table, moment: float) -> Any | None:
 
 # --- the append path ------------------------------------------------------------------------
 
-Decider = Callable[[Ruleset, "Table", float], list[Any]]
+
+class EntryRolls:
+    """The dice of the entry being appended, for its decider: every ruleset command it
+    decides goes through `decide`, which draws from the entry's RNG and records the command
+    (the entry stores them, so `combat.verify` can decide them again from the revealed seed).
+
+    The RNG: the one a caller injected (tests; the entry is then not checkable), else
+    `EntryDice` of the encounter's seed (a secret GM roll's: the GM's seed) keyed by the
+    entry's slot, the one after the slot in force; an encounter from before the seeds rolls
+    with the system's random source and takes no slot."""
+
+    def __init__(self, rules: Ruleset, encounter: Encounter, rng: RNG | None) -> None:
+        self.rules = rules
+        self.injected = rng
+        self.seeds = {False: encounter.seed, True: encounter.gm_seed}
+        seeded = rng is None and verify.seeded(encounter)
+        self.slot = encounter.slot + 1 if seeded else None
+        self.commands: list[dict[str, Any]] = []
+        self._dice: dict[bool, verify.EntryDice] = {}
+
+    def rng_for(self, command: Any) -> RNG:
+        if self.injected is not None:
+            return self.injected
+        if self.slot is None:
+            return _system_rng
+        secret = verify.secret_dice(self.rules, command)
+        if secret not in self._dice:
+            self._dice[secret] = verify.EntryDice(self.seeds[secret], self.slot)
+        return self._dice[secret]
+
+    def decide(self, state: Any, command: Any) -> list[Any]:
+        """The command's events (a refusal as `Refused`), decided with the entry's dice."""
+        events = _decide(self.rules, state, command, self.rng_for(command))
+        self.commands.append(self.rules.command_to_dict(command))
+        return events
+
+    def record(self) -> dict[str, Any]:
+        """What the entry's command JSON keeps of its dice."""
+        kept: dict[str, Any] = {"commands": self.commands}
+        if self.injected is not None:
+            kept["rng"] = verify.INJECTED
+        return kept
+
+
+Decider = Callable[[Ruleset, "Table", float, EntryRolls], list[Any]]
 
 
 def _append(
@@ -427,19 +502,24 @@ def _append(
     command_id: str | None,
     summary: dict[str, Any],
     now: float | None = None,
+    rng: RNG | None = None,
 ) -> Appended:
     """Decide and append under the row lock. A command id already in the log gets its entry
     back instead of a second one: the unique (encounter, command_id) constraint refuses the
     insert, or, for a command sent again that the rules now refuse (its turn has ended), the
-    refusal looks it up. Fresh ids, nearly every command, so cost no query for the check."""
+    refusal looks it up. Fresh ids, nearly every command, so cost no query for the check.
+
+    The decider gets the entry's dice (`EntryRolls`; `rng` a caller injected, else the
+    encounter's seeds at the entry's slot)."""
     try:
         with transaction.atomic():
             encounter = _lock(encounter_id)
             rules = encounter.rules()
             table = load_table(encounter_id, encounter.seq)
-            moment = time.time() if now is None else now
+            moment = clock.now() if now is None else now
+            dice = EntryRolls(rules, encounter, rng)
             try:
-                events = decide(rules, table, moment)
+                events = decide(rules, table, moment, dice)
             except Refused:
                 duplicate = _duplicate(encounter.pk, command_id)
                 if duplicate is not None:
@@ -447,8 +527,14 @@ def _append(
                 raise
             state, lines = _fold_with_lines(rules, table.state, events)
             data = [rules.event_to_dict(e) for e in events]
-            command = {**summary, "lines": lines, "at": moment}
-            return _commit(encounter, table, state, viewer, command_id, data, command)
+            if encounter.phase == Encounter.Phase.ENDED:
+                _refuse_unending(rules, encounter, state)
+            command = {**summary, "lines": lines, "at": moment, **dice.record()}
+            if dice.slot is not None:
+                encounter.slot = dice.slot
+            return _commit(
+                encounter, table, state, viewer, command_id, data, command, slot=dice.slot
+            )
     except IntegrityError:
         duplicate = _duplicate(encounter_id, command_id)
         if duplicate is None:
@@ -478,18 +564,31 @@ def _commit(
     events: list[dict[str, Any]],
     command: dict[str, Any],
     undo_to: int | None = None,
+    *,
+    slot: int | None = None,
 ) -> Appended:
     """Insert entry seq + 1 under the row lock; publish and cache the new head after commit.
 
-    `previous` is the head at `encounter.seq`, which the new snapshot extends."""
+    `previous` is the head at `encounter.seq`, which the new snapshot extends; `slot` the
+    entry's dice (`EntryRolls`), and `encounter.slot` the slot in force after it."""
     rules = encounter.rules()
     before, seq = encounter.seq, encounter.seq + 1
     state_data = rules.state_to_dict(state)
     encounter.seq, encounter.state = seq, state_data
     lines = command.get("lines", [])
     snapshot = snapshots.next_snapshot(encounter, state, previous, lines, undo_to)
+    at = command.get("at")
+    # When the new head is due (a deadline, a by-post reminder): any process sweeps it then.
+    due = posts.head_fields(
+        rules,
+        state,
+        snapshot.view,
+        previous.view,
+        reminded_for=encounter.reminded_for,
+        now=float(at) if isinstance(at, int | float) else clock.now(),
+    )
     moved = Encounter.objects.filter(pk=encounter.pk, seq=before).update(
-        seq=seq, state=state_data, phase=_phase(snapshot.view.stage)
+        seq=seq, state=state_data, phase=_phase(snapshot.view.stage), slot=encounter.slot, **due
     )
     if not moved:  # the lock makes this impossible; the unique (encounter, seq) agrees
         raise RuntimeError(f"encounter {encounter.pk} moved past {before} under its lock")
@@ -500,10 +599,12 @@ def _commit(
         command=command,
         events=events,
         undo_to=undo_to,
+        slot=slot,
         user_id=viewer.user_id or None,
     )
     transaction.on_commit(lambda: snapshots.remember(snapshot))
     transaction.on_commit(lambda: publish(encounter.pk, seq), robust=True)
+    posts.mail_after_commit(encounter.pk, previous.view, snapshot.view)
     return Appended(seq=seq)
 
 

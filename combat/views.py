@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Q
@@ -12,11 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.views.decorators.http import require_POST
 
 from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import fragments, roster, services
-from combat.access import get_encounter_for
+from combat import export, fragments, roster, services, verify
+from combat.access import Refused, get_encounter_for
 from combat.forms import MAX_PER_CREATURE, EncounterForm, SimulatorForm
 from combat.models import Encounter
 from combat.rules.base import simulator_of
@@ -130,6 +132,8 @@ def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     # The socket renders in the page's language, whichever way the page chose it.
     context["ws_path"] = f"/ws/encounters/{found.pk}/?lang={get_language()}"
     context["my_sheets"] = _my_sheets(request.user, found)
+    if verify.seeded(found):  # the dice's commitment, linked to the rolls' check
+        context["seed_hash"] = found.seed_hash
     if viewer.is_gm and simulator_of(found.rules()) is not None:
         simulator_url = reverse("simulator", args=[found.campaign_id])
         context["simulator_url"] = f"{simulator_url}?encounter={found.pk}"
@@ -159,3 +163,45 @@ def encounter_log(request: HttpRequest, pk: int) -> HttpResponse:
         return response
     context = {"table": table, "log": lines, "viewer": viewer}
     return render(request, "combat/encounter_log.html", context)
+
+
+@login_required
+def encounter_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """A fight, or one of its turns, as a forum post (BBCode or Markdown) in the viewer's
+    language: what the players see, or everything in the GM's version (the GM's alone)."""
+    found, viewer = get_encounter_for(request.user, pk)
+    context, status = export.page(found, viewer, request.GET, request.build_absolute_uri)
+    context.update(encounter=found, viewer=viewer)
+    return render(request, "combat/export.html", context, status=status)
+
+
+@login_required
+def encounter_rolls(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every roll of the encounter the viewer may see, each checked against the revealed seed
+    (combat/verify.py), with the seeds or their hashes and the algorithm."""
+    found, viewer = get_encounter_for(request.user, pk)
+    return render(request, "combat/rolls.html", verify.page(found, viewer))
+
+
+@login_required
+def encounter_roll(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
+    """One entry's rolls, checked: the permanent link of a roll is this page + `#r<n>`."""
+    found, viewer = get_encounter_for(request.user, pk)
+    context = verify.page(found, viewer, seq=seq)
+    if not context["entries"]:
+        raise Http404("No such roll")
+    context["entry"] = context["entries"][0]
+    return render(request, "combat/roll.html", context)
+
+
+@login_required
+@require_POST
+def encounter_reveal_gm_seed(request: HttpRequest, pk: int) -> HttpResponse:
+    """GM: reveal the seed of the secret GM rolls after the fight (403 to a player)."""
+    found, viewer = get_encounter_for(request.user, pk)
+    require_gm(request.user, found.campaign)
+    try:
+        verify.reveal_gm_seed(found.pk, viewer)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    return redirect(reverse("encounter_rolls", args=[found.pk]))

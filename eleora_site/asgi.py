@@ -15,6 +15,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from combat.posts import sweeping  # noqa: E402
 from combat.routing import websocket_urlpatterns  # noqa: E402
 
 # Channels runs all of a process's database work in one thread beside the event loop. Each
@@ -25,11 +26,15 @@ sys.setswitchinterval(0.0005)
 # (a ~100 ms gen-2 collection every few hundred actions showed in the p99).
 gc.freeze()
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+# The process's table sweeper (combat/posts.py: deadlines and by-post reminders of tables
+# nobody has open) starts with the first request or socket.
+application = sweeping(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )

@@ -215,6 +215,31 @@ CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# E-mail (a by-post turn mails the players it waits on: combat/posts.py). The console by
+# default; `EMAIL_FILE_PATH` writes each mail to a file in that folder; `EMAIL_HOST` sends
+# through SMTP (with `EMAIL_PORT`, `EMAIL_HOST_USER`, `EMAIL_HOST_PASSWORD`, `EMAIL_USE_TLS`).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465 and not EMAIL_USE_TLS)
+elif EMAIL_FILE_PATH:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# Seconds an SMTP server may take: a dead one must not hold a table's command for long.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Eleora <eleora@localhost>")
+# The site's address as the players reach it: the links in the mails.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# How often each server process looks for tables whose deadline or reminder is due (seconds;
+# 0: never, e.g. when `manage.py sweep_tables --loop` runs beside the servers).
+SWEEP_S = float(os.environ.get("SWEEP_S", "30"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

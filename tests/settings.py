@@ -6,6 +6,7 @@ the built-in ones; each brings its partials in a template directory of its own.
 
 from __future__ import annotations
 
+import os
 from typing import Any, cast
 
 from eleora_site.settings import *  # noqa: F403
@@ -15,3 +16,9 @@ EXTRA_RULESETS = ["tests.duel:RULESET"]
 
 _site = cast(dict[str, Any], TEMPLATES[0])
 TEMPLATES = [{**_site, "DIRS": [*_site["DIRS"], BASE_DIR / "tests" / "duel" / "templates"]}]
+
+# A server clock the browser tests move (combat/clock.py): the file holds the seconds to add.
+CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE") or None
+# No sweeper in the test process (its tests call `combat.posts.sweep` themselves); the browser
+# tests' server sets SWEEP_S to sweep often.
+SWEEP_S = float(os.environ.get("SWEEP_S", "0"))

@@ -13,6 +13,7 @@ from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext_lazy
 
+from combat import posts
 from combat.fragments import engine_text, memo
 from combat.roster import OPPONENTS, PARTY
 from combat.rules.base import Badge, LegalAction, OddsOption
@@ -92,6 +93,19 @@ def command_fields(command: Mapping[str, Any]) -> str:
 @register.simple_tag
 def seconds_left(deadline: float, now: float) -> int:
     return max(0, round(deadline - now))
+
+
+@register.filter
+def utc_iso(epoch: float) -> str:
+    """An epoch deadline as ISO 8601 in UTC, for `<time datetime>` (the page shows it in the
+    viewer's own time zone)."""
+    return posts.utc_iso(float(epoch))
+
+
+@register.filter
+def utc_text(epoch: float) -> str:
+    """An epoch deadline as read in UTC: what a page shows before its script localises it."""
+    return posts.utc_text(float(epoch))
 
 
 @register.filter

@@ -297,6 +297,41 @@
       const fill = el.querySelector(".countdown-fill");
       if (fill) fill.style.width = (100 * left / total).toFixed(1) + "%";
     });
+    document.querySelectorAll("time.deadline-time[data-deadline]").forEach((el) => localise(el, now));
+  }
+
+  // --- by-post deadlines -----------------------------------------------------------------
+  // A turn played by post ends hours or days away: the server writes its deadline in UTC
+  // (the text a page without script shows), and each viewer reads it in their own time zone
+  // and the page's language, with how long is left ("za 23 godz.").
+  const lang = document.documentElement.lang || undefined;
+  let dateFormat = null;
+  let relativeFormat = null;
+  try {
+    dateFormat = new Intl.DateTimeFormat(lang, {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+      timeZoneName: "short",
+    });
+    relativeFormat = new Intl.RelativeTimeFormat(lang, { numeric: "auto", style: "short" });
+  } catch (e) { /* an old browser: the UTC text stays */ }
+  function localise(el, now) {
+    const deadline = parseFloat(el.dataset.deadline) * 1000;
+    if (dateFormat && el.dataset.localised !== el.dataset.deadline) {
+      if (!el.title) el.title = el.textContent; // the UTC time, on hover
+      el.textContent = dateFormat.format(new Date(deadline));
+      el.dataset.localised = el.dataset.deadline;
+    }
+    const hint = el.parentElement && el.parentElement.querySelector(".deadline-left");
+    if (!hint || !relativeFormat) return;
+    const left = deadline - now;
+    let phrase = text("expired");
+    if (left > 0) {
+      const minutes = left / 60000;
+      if (minutes < 60) phrase = relativeFormat.format(Math.max(1, Math.ceil(minutes)), "minute");
+      else if (minutes < 48 * 60) phrase = relativeFormat.format(Math.round(minutes / 60), "hour");
+      else phrase = relativeFormat.format(Math.round(minutes / 1440), "day");
+    }
+    if (hint.textContent !== "(" + phrase + ")") hint.textContent = "(" + phrase + ")";
   }
   setInterval(tick, 250);
   tick();

@@ -6,6 +6,10 @@ hits, and the defender is asked, before a deadline, whether to parry: d100 ≤ 1
 cancels the hit, otherwise (or with no answer) it lands for d6 + the weapon's Premia. When
 the last in order ends its turn the next round begins. A side left standing alone wins.
 
+By post (the `pace` setting) a round has a deadline hours away and every fighter standing
+acts once, in any order: attack (the defender parries by itself) or pass. When all have
+acted, or the deadline passes, the next round begins.
+
 `decide` rolls through the injected RNG and returns every die inside the events; `evolve`
 never rolls, so a replay of the events is the state.
 """
@@ -21,6 +25,7 @@ from combat.rules.base import RNG, RuleViolation, gettext_noop
 from tests.duel.model import (
     ANSWERS,
     GM,
+    HOUR,
     PARRY,
     TO_HIT,
     Answer,
@@ -43,6 +48,7 @@ from tests.duel.model import (
     Prompt,
     ResolveExpired,
     RevealStats,
+    RoundExpired,
     RoundStarted,
     SetHidden,
     SetLife,
@@ -72,7 +78,7 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
         case JoinCombat():
             return _join(state, command)
         case StartRound():
-            return _start(state, rng)
+            return _start(state, command, rng)
         case Attack():
             return _attack(state, command, rng)
         case Answer():
@@ -109,23 +115,60 @@ def _join(state: Duel, command: JoinCombat) -> list[Event]:
     return [Joined(fighter)]
 
 
-def _start(state: Duel, rng: RNG) -> list[Event]:
+def _start(state: Duel, command: StartRound, rng: RNG) -> list[Event]:
     """The GM starts the fight once at least two sides have someone standing."""
     _require_stage(state, "setup")
     if len(_standing_sides(state)) < 2:
         raise RuleViolation(
             "za_malo", gettext_noop("Do pojedynku potrzeba co najmniej dwóch stron.")
         )
-    return _new_round(state, rng)
+    return _new_round(state, rng, command.now)
 
 
 def _attack(state: Duel, command: Attack, rng: RNG) -> list[Event]:
     """One attack a turn: d20 + Atak ≥ 11 hits, and a hit asks the defender."""
+    if state.by_post:
+        return _post_attack(state, command, rng)
     me = _require_turn(state, command.actor)
     _require_no_prompt(state)
     if state.attacked:
         raise RuleViolation("juz_atakowal", gettext_noop("W tej turze atak już był."))
-    target = _fighter(state, command.target)
+    target = _target(state, me, command.target)
+    face = rng.randint(1, 20)
+    if face + me.atak < TO_HIT:
+        return [Attacked(me.id, target.id, face, me.atak)]
+    prompt = f"p{state.prompts_opened + 1}"
+    deadline = command.now + state.settings.answer_s
+    return [Attacked(me.id, target.id, face, me.atak, prompt=prompt, deadline=deadline)]
+
+
+def _post_attack(state: Duel, command: Attack, rng: RNG) -> list[Event]:
+    """By post: the attack, and at once the defender's own parry and the damage; the round
+    ends when everyone has acted."""
+    me = _require_poster(state, command.actor)
+    target = _target(state, me, command.target)
+    face = rng.randint(1, 20)
+    attacked = Attacked(me.id, target.id, face, me.atak)
+    events: list[Event] = [attacked]
+    if attacked.hit:
+        parried = Parried("", target.id, rng.randint(1, 100), target.parry_threshold)
+        events.append(parried)
+        if not parried.success:
+            events += _land(state, Prompt("", me.id, target.id, command.now), rng)
+    return _then_next_round(state, events, rng, command.now)
+
+
+def _then_next_round(state: Duel, events: list[Event], rng: RNG, now: float) -> list[Event]:
+    """By post: `events`, then the next round if nobody is left to act (and the fight goes
+    on)."""
+    after = replay(state, events)
+    if after.stage != "fight" or after.to_act:
+        return events
+    return [*events, *_new_round(after, rng, now)]
+
+
+def _target(state: Duel, me: Fighter, target_id: str) -> Fighter:
+    target = _fighter(state, target_id)
     if target.id == me.id:
         raise RuleViolation("sam_siebie", gettext_noop("Nie można zaatakować samego siebie."))
     if target.down:
@@ -136,12 +179,7 @@ def _attack(state: Duel, command: Attack, rng: RNG) -> list[Event]:
         raise RuleViolation(
             "sojusznik", gettext_noop("%(name)s walczy po tej samej stronie."), name=target.name
         )
-    face = rng.randint(1, 20)
-    if face + me.atak < TO_HIT:
-        return [Attacked(me.id, target.id, face, me.atak)]
-    prompt = f"p{state.prompts_opened + 1}"
-    deadline = command.now + state.settings.answer_s
-    return [Attacked(me.id, target.id, face, me.atak, prompt=prompt, deadline=deadline)]
+    return target
 
 
 def _answer(state: Duel, command: Answer, rng: RNG) -> list[Event]:
@@ -165,20 +203,29 @@ def _answer(state: Duel, command: Answer, rng: RNG) -> list[Event]:
 
 
 def _end_turn(state: Duel, command: EndTurn, rng: RNG) -> list[Event]:
-    """The next standing fighter in order acts; after the last, a new round (and initiative)."""
+    """The next standing fighter in order acts; after the last, a new round (and initiative).
+    By post: the fighter passes its turn."""
+    if state.by_post:
+        me = _require_poster(state, command.actor)
+        return _then_next_round(state, [TurnEnded(me.id)], rng, command.now)
     me = _require_turn(state, command.actor, standing=False)
     _require_no_prompt(state)
     ended = TurnEnded(me.id)
     after = evolve(state, ended)
-    return [ended] if after.current is not None else [ended, *_new_round(after, rng)]
+    return [ended] if after.current is not None else [ended, *_new_round(after, rng, command.now)]
 
 
 def _expire(state: Duel, command: ResolveExpired, rng: RNG) -> list[Event]:
-    """A prompt past its deadline lands as "no reaction"."""
+    """A prompt past its deadline lands as "no reaction"; by post, a round past its deadline
+    ends (who has not acted loses the turn) and the next begins."""
     prompt = state.prompt
-    if prompt is None or prompt.deadline > command.now:
+    if prompt is not None and prompt.deadline <= command.now:
+        return _land(state, prompt, rng, expired=True)
+    deadline = state.deadline if state.by_post and state.stage == "fight" else None
+    if prompt is not None or deadline is None or deadline > command.now:
         raise RuleViolation("nic_nie_czeka", gettext_noop("Nic nie czeka na rozstrzygnięcie."))
-    return _land(state, prompt, rng, expired=True)
+    expired = RoundExpired(state.to_act)
+    return [expired, *_new_round(evolve(state, expired), rng, command.now)]
 
 
 def _end_fight(state: Duel, command: EndFight) -> list[Event]:
@@ -206,8 +253,9 @@ def _set_life(state: Duel, command: SetLife) -> list[Event]:
 # --- what follows from the rules --------------------------------------------------------------
 
 
-def _new_round(state: Duel, rng: RNG) -> list[Event]:
-    """Everyone standing rolls d20 + Atak; higher goes first (ties: higher Atak, then name)."""
+def _new_round(state: Duel, rng: RNG, now: float) -> list[Event]:
+    """Everyone standing rolls d20 + Atak; higher goes first (ties: higher Atak, then name).
+    By post the round ends `post_hours` from `now`."""
     rolls = [
         InitiativeRolled(f.id, rng.randint(1, 20), f.atak)
         for f in state.fighters.values()
@@ -215,7 +263,8 @@ def _new_round(state: Duel, rng: RNG) -> list[Event]:
     ]
     names = {f.id: f.name for f in state.fighters.values()}
     order = sorted(rolls, key=lambda r: (-r.total, -r.bonus, names[r.fighter], r.fighter))
-    return [RoundStarted(state.round + 1, tuple(r.fighter for r in order)), *rolls]
+    deadline = now + state.settings.post_hours * HOUR if state.by_post else None
+    return [RoundStarted(state.round + 1, tuple(r.fighter for r in order), deadline), *rolls]
 
 
 def _land(state: Duel, prompt: Prompt, rng: RNG, *, expired: bool = False) -> list[Event]:
@@ -258,6 +307,19 @@ def _require_turn(state: Duel, actor: str, *, standing: bool = True) -> Fighter:
         )
     if standing and me.down:
         raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
+    return me
+
+
+def _require_poster(state: Duel, actor: str) -> Fighter:
+    """By post: the fighter, if it still stands and has not acted this round."""
+    _require_stage(state, "fight")
+    me = _fighter(state, actor)
+    if me.down:
+        raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
+    if me.id not in state.to_act:
+        raise RuleViolation(
+            "juz_dzialal", gettext_noop("%(name)s już działał w tej rundzie."), name=me.name
+        )
     return me
 
 
@@ -307,19 +369,25 @@ def evolve(state: Duel, event: Event) -> Duel:
                 turn=0,
                 attacked=False,
                 fighters=fighters,
+                deadline=event.deadline,
+                acted=(),
             )
         case InitiativeRolled():
             return _with(state, _replace(state.fighters[event.fighter], initiative=event.total))
         case Attacked():
-            return _attacked(state, event)
+            return _acted(_attacked(state, event), event.attacker)
         case Parried():
             return _replace(state, prompt=None) if event.success else state
         case Struck():
             target = state.fighters[event.target]
             hurt = _replace(target, damage=target.damage + event.damage)
             return _replace(_with(state, hurt), prompt=None)
+        case TurnEnded() if state.by_post:
+            return _acted(state, event.actor)
         case TurnEnded():
             return _replace(state, turn=_next_turn(state), attacked=False)
+        case RoundExpired():
+            return _replace(state, acted=(*state.acted, *event.missed))
         case FightEnded():
             return _replace(state, stage="ended", winner=event.winner, prompt=None)
         case HiddenSet():
@@ -332,6 +400,8 @@ def evolve(state: Duel, event: Event) -> Duel:
             return _with(state, _replace(target, damage=target.zycie - event.life))
         case DeadlineMoved() if state.prompt is not None and state.prompt.id == event.prompt:
             return _replace(state, prompt=_replace(state.prompt, deadline=event.deadline))
+        case DeadlineMoved() if event.prompt == "" and state.deadline is not None:
+            return _replace(state, deadline=event.deadline)
     raise ValueError(f"unknown event: {event!r}")
 
 
@@ -344,6 +414,13 @@ def _attacked(state: Duel, event: Attacked) -> Duel:
         return _replace(state, attacked=True)
     prompt = Prompt(event.prompt, event.attacker, event.target, event.deadline)
     return _replace(state, attacked=True, prompt=prompt, prompts_opened=state.prompts_opened + 1)
+
+
+def _acted(state: Duel, fighter: str) -> Duel:
+    """By post: `fighter` has had its turn this round."""
+    if not state.by_post or fighter in state.acted:
+        return state
+    return _replace(state, acted=(*state.acted, fighter))
 
 
 def _next_turn(state: Duel) -> int:
@@ -362,9 +439,13 @@ _replace = dataclasses.replace
 
 
 def resume(state: Duel, *, paused_at: float, now: float, minimum: float) -> list[Event]:
-    """The open prompt gets the time it had left at `paused_at` (at least `minimum`)."""
+    """The open prompt (by post, the round) gets the time it had left at `paused_at` (at least
+    `minimum`)."""
     prompt = state.prompt
-    if prompt is None:
-        return []
-    left = max(prompt.deadline - paused_at, minimum)
-    return [DeadlineMoved(prompt=prompt.id, deadline=now + left)]
+    if prompt is not None:
+        left = max(prompt.deadline - paused_at, minimum)
+        return [DeadlineMoved(prompt=prompt.id, deadline=now + left)]
+    if state.by_post and state.stage == "fight" and state.deadline is not None:
+        left = max(state.deadline - paused_at, minimum)
+        return [DeadlineMoved(prompt="", deadline=now + left)]
+    return []

@@ -19,15 +19,26 @@ NO_REACTION = ""  # the option key of "no reaction" on every prompt
 ANSWERS = (PARRY, NO_REACTION)
 TO_HIT = 11  # d20 + Atak against this
 ANSWER_S = (3, 120)  # the bounds of the answer time a GM may set
+POST_HOURS = (1, 336)  # the bounds of a by-post round's time, in hours (two weeks at most)
+HOUR = 3600.0
+
+Pace = Literal["live", "post"]
 
 Stage = Literal["setup", "fight", "ended"]
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What the GM may set for a table: the seconds a defender has to answer an attack."""
+    """What the GM may set for a table: the seconds a defender has to answer an attack; the
+    pace, "live" (one fighter after another) or "post" (a round by post: every fighter acts
+    once, in any order, before a deadline `post_hours` away; the defender parries by itself),
+    and how many hours before that deadline the players still to act are reminded (0: no
+    reminder)."""
 
     answer_s: int = 15
+    pace: Pace = "live"
+    post_hours: int = 24
+    reminder_hours: int = 6
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
@@ -35,6 +46,11 @@ class Settings:
         low, high = ANSWER_S
         if not low <= settings.answer_s <= high:
             raise ValueError(f"answer_s: {low}–{high} seconds")
+        low, high = POST_HOURS
+        if not low <= settings.post_hours <= high:
+            raise ValueError(f"post_hours: {low}–{high} hours")
+        if not 0 <= settings.reminder_hours < settings.post_hours:
+            raise ValueError("reminder_hours: 0 or more, under post_hours")
         return settings
 
 
@@ -96,12 +112,30 @@ class Duel:
     prompt: Prompt | None = None
     prompts_opened: int = 0  # numbers the prompts' ids
     winner: str | None = None
+    deadline: float | None = None  # by post: when the round's time runs out
+    acted: tuple[str, ...] = ()  # by post: who has acted this round
+
+    @property
+    def by_post(self) -> bool:
+        return self.settings.pace == "post"
 
     @property
     def current(self) -> str | None:
-        if self.stage != "fight" or self.turn >= len(self.order):
+        """Whose turn it is live; by post nobody's alone (all act at once: `to_act`)."""
+        if self.stage != "fight" or self.by_post or self.turn >= len(self.order):
             return None
         return self.order[self.turn]
+
+    @property
+    def to_act(self) -> tuple[str, ...]:
+        """By post: the fighters of the round's order still standing who have not acted."""
+        if self.stage != "fight" or not self.by_post:
+            return ()
+        return tuple(
+            cid
+            for cid in self.order
+            if cid not in self.acted and cid in self.fighters and not self.fighters[cid].down
+        )
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -217,11 +251,13 @@ class Joined(Event):
 
 @dataclass(frozen=True)
 class RoundStarted(Event):
-    """A round begins in `order` (the initiative rolls that follow it decided it)."""
+    """A round begins in `order` (the initiative rolls that follow it decided it); by post
+    it ends at `deadline`."""
 
     type_key: ClassVar[str] = "round_started"
     round: int
     order: tuple[str, ...]
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)
@@ -321,8 +357,17 @@ class LifeSet(Event):
 
 
 @dataclass(frozen=True)
+class RoundExpired(Event):
+    """By post: the round's deadline passed; those who had not acted lose their turn."""
+
+    type_key: ClassVar[str] = "round_expired"
+    missed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class DeadlineMoved(Event):
-    """An undo brought the prompt back: it gets the time it had left, from now."""
+    """An undo brought the prompt back (or, with no prompt id, the by-post round): it gets
+    the time it had left, from now."""
 
     type_key: ClassVar[str] = "deadline_moved"
     prompt: str
@@ -358,6 +403,7 @@ EVENTS: dict[str, type[Event]] = {
         HiddenSet,
         StatsRevealed,
         LifeSet,
+        RoundExpired,
         DeadlineMoved,
     )
 }

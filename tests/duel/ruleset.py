@@ -118,7 +118,10 @@ class DuelRuleset:
         return False  # the GM's edits are told as secret lines; no event is a secret roll
 
     def next_deadline(self, state: Duel) -> float | None:
-        return state.prompt.deadline if state.prompt is not None else None
+        """The open prompt's, else (by post) the round's."""
+        if state.prompt is not None:
+            return state.prompt.deadline
+        return state.deadline if state.by_post and state.stage == "fight" else None
 
     def expire_command(self, now: float) -> ResolveExpired:
         return ResolveExpired(now=now)

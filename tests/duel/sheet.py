@@ -13,7 +13,7 @@ from typing import Any
 
 from combat.rules.base import DerivedValue, StatSpec, gettext_noop
 from combat.rules.schema import ItemField, Setting, SettingsGroup, SheetSection
-from tests.duel.model import ANSWER_S, TO_HIT, Fighter
+from tests.duel.model import ANSWER_S, POST_HOURS, TO_HIT, Fighter
 
 ATTRIBUTES = (
     StatSpec("atak", "Atak", 1, 10),
@@ -40,6 +40,21 @@ SETTINGS = (
                 gettext_noop("Czas na odpowiedź (s)"),
                 help=gettext_noop("Ile sekund obrońca ma na decyzję, czy parować."),
                 bounds=ANSWER_S,
+            ),
+            Setting(
+                "pace",
+                gettext_noop("Tempo"),
+                choices=(("live", gettext_noop("na żywo")), ("post", gettext_noop("przez posty"))),
+            ),
+            Setting(
+                "post_hours",
+                gettext_noop("Czas na rundę przez posty (godziny)"),
+                bounds=POST_HOURS,
+            ),
+            Setting(
+                "reminder_hours",
+                gettext_noop("Przypomnienie przed terminem (godziny, 0: bez)"),
+                bounds=(0, POST_HOURS[1] - 1),
             ),
         ),
     ),

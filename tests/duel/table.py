@@ -20,6 +20,7 @@ from combat.rules.base import (
     gettext_noop,
 )
 from tests.duel.model import (
+    HOUR,
     NO_REACTION,
     PARRY,
     TO_HIT,
@@ -36,6 +37,7 @@ from tests.duel.model import (
     LifeSet,
     Parried,
     Prompt,
+    RoundExpired,
     RoundStarted,
     StatsRevealed,
     Struck,
@@ -55,6 +57,10 @@ POLICY_ANSWERS = {"parry": PARRY, "none": NO_REACTION}
 def table_view(state: Duel) -> TableView:
     placed = [cid for cid in state.order if cid in state.fighters]
     ids = placed + [cid for cid in state.fighters if cid not in placed]
+    # By post every fighter still to act does so at once, before the round's deadline.
+    post = state.by_post and state.stage == "fight"
+    deadline = state.deadline if post else None
+    hours = state.settings.reminder_hours
     return TableView(
         stage=STAGES[state.stage],  # type: ignore[arg-type]
         round=state.round,
@@ -64,6 +70,11 @@ def table_view(state: Duel) -> TableView:
         order=tuple(ids),
         current=state.current,
         winner=state.winner,
+        acting=state.to_act,
+        waiting=state.to_act,
+        deadline=deadline,
+        pace="post" if post else "live",
+        remind_at=deadline - hours * HOUR if deadline is not None and hours else None,
     )
 
 
@@ -78,7 +89,10 @@ def _round_label(state: Duel) -> str:
 def _seat(state: Duel, f: Fighter) -> SeatView:
     counters: tuple[Counter, ...] = ()
     if state.stage == "fight":
-        left = int(not (state.attacked and state.current == f.id))
+        if state.by_post:
+            left = int(f.id in state.to_act)
+        else:
+            left = int(not (state.attacked and state.current == f.id))
         counters = (Counter("atak", gettext_noop("Atak"), left, 1),)
     return SeatView(
         id=f.id,
@@ -126,7 +140,7 @@ def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> dict[str,
     panel: dict[str, Any] = {"stage": STAGES[state.stage], "actor": _ref(actor)}
     if state.stage != "fight":
         return panel
-    mine = state.current == actor_id
+    mine = state.current == actor_id or actor_id in state.to_act
     targets = [
         _ref(f)
         for f in state.fighters.values()
@@ -138,7 +152,7 @@ def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> dict[str,
         why = "not_turn"
     elif waiting:
         why = "waiting"
-    elif state.attacked:
+    elif state.attacked and not state.by_post:
         why = "attacked"
     elif not targets:
         why = "no_targets"
@@ -274,6 +288,10 @@ def describe(state: Duel, event: Event) -> LogLine | None:
         case TurnEnded():
             name = names[event.actor]
             return _line(gettext_noop("%(name)s kończy turę."), "turn", [event.actor], name=name)
+        case RoundExpired(missed=missed):
+            who = ", ".join(names[cid] for cid in missed) or "–"
+            text = gettext_noop("Termin rundy minął; bez akcji: %(names)s.")
+            return _line(text, "turn", list(missed), names=who)
         case FightEnded(winner=None):
             return _line(gettext_noop("Pojedynek zakończony."), "turn", [])
         case FightEnded(winner=side):

@@ -501,7 +501,7 @@ def test_a_broken_state_or_event_is_refused() -> None:
 def test_every_roll_is_in_the_log_with_its_die() -> None:
     initial, events, states, _ = play(1)
     before = [initial, *states[:-1]]
-    sides: set[int] = set()
+    sides: set[int | tuple[int, ...]] = set()
     for state, event in zip(before, events, strict=True):
         line = RULESET.describe(state, event)
         assert line is not None, event
@@ -607,8 +607,9 @@ def test_its_sheet_has_two_attributes_life_one_list_of_weapons_and_no_skills() -
 
 
 def test_the_answer_time_is_a_table_setting() -> None:
-    assert RULESET.default_settings() == {"answer_s": 15}
-    assert RULESET.validate_settings({"answer_s": 30}) == {"answer_s": 30}
+    live = {"pace": "live", "post_hours": 24, "reminder_hours": 6}
+    assert RULESET.default_settings() == {"answer_s": 15, **live}
+    assert RULESET.validate_settings({"answer_s": 30}) == {"answer_s": 30, **live}
     for bad in ({"answer_s": 1}, {"answer_s": "15"}, {"odds": True}):
         with pytest.raises(ValueError):
             RULESET.validate_settings(bad)

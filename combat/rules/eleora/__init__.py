@@ -24,6 +24,7 @@ from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.commands import (
     Command,
     DeclareAttack,
+    GMRoll,
     JoinCombat,
     ResolveExpired,
     RevealStats,
@@ -229,6 +230,10 @@ class EleoraRuleset:
 
     def is_secret(self, event: Event) -> bool:
         return is_secret(event)
+
+    def secret_dice(self, command: Command) -> bool:
+        """SecretRolls: a secret GM roll draws from the GM's own seed."""
+        return isinstance(command, GMRoll) and command.secret
 
     # --- the live table -------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """Forms: what a person may type, checked field by field; sheets end in `clean_sheet`.
 
 The sheet editor's inputs are built from the campaign's ruleset (attributes and skills with
-their Polish labels and ranges) and from the equipment lists it declares (`sheet_sections`), so
-a new ruleset or table setting changes the form without editing it.
+their Polish labels and ranges) and from the sections it declares (`sheet_sections`: equipment
+lists as rows, single sections as one fieldset), so a new ruleset or table setting changes the
+form without editing it.
 """
 
 from __future__ import annotations
@@ -131,14 +132,15 @@ class ImportForm(forms.Form):
 
 
 def _item_field(spec: ItemField) -> forms.Field:
-    """The input for one field of an equipment row; the ruleset's msgids translate lazily."""
+    """The input for one field of an equipment row or a single section; the ruleset's msgids
+    translate lazily. A text with a default may stay empty, a choice with a "" key too."""
     label = gettext_lazy(spec.label)
     if spec.type == "text":
-        return forms.CharField(label=label, max_length=spec.maximum)
+        return forms.CharField(label=label, max_length=spec.maximum, required=spec.default is None)
     if spec.type == "int":
         return forms.IntegerField(
             label=label,
-            min_value=0,
+            min_value=spec.minimum,
             max_value=spec.maximum,
             initial=spec.default,
             required=spec.default is None,
@@ -146,13 +148,20 @@ def _item_field(spec: ItemField) -> forms.Field:
     if spec.type == "bool":
         return forms.BooleanField(label=label, required=False, initial=False)
     choices = [(key, gettext_lazy(choice)) for key, choice in spec.choices]
-    return forms.ChoiceField(label=label, choices=choices, initial=spec.default)
+    return forms.ChoiceField(
+        label=label,
+        choices=choices,
+        initial=spec.default,
+        required=all(key != "" for key, _choice in spec.choices),
+    )
 
 
 class ItemForm(forms.Form):
-    """One equipment row; `specs` says which fields, in order."""
+    """One equipment row, or a single section's fieldset; `specs` says which fields, in order."""
 
     specs: tuple[ItemField, ...] = ()
+    single = False
+    title: Any = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -195,6 +204,7 @@ class CustomSkillForm(forms.Form):
 class BaseRowFormSet(forms.BaseFormSet):
     title: Any = ""
     add_label: Any = ""
+    single = False
 
 
 class CustomSkillFormSet(BaseRowFormSet):
@@ -243,6 +253,13 @@ def section_rows(section: SheetSection) -> type[BaseRowFormSet]:
     return _row_formset(form, BaseRowFormSet, title, add_label)
 
 
+def single_form(section: SheetSection) -> type[ItemForm]:
+    """The fieldset of one single section the ruleset declares (its inputs named
+    <key>-<field>)."""
+    attributes = {"specs": section.fields, "single": True, "title": gettext_lazy(section.title)}
+    return type(f"SingleForm_{section.key}", (ItemForm,), attributes)
+
+
 class StatsForm(forms.Form):
     """One number input per attribute and per ruleset skill, named attr_<key> / skill_<key>."""
 
@@ -284,7 +301,8 @@ def _titled(specs: tuple[StatSpec, ...], heading: Any) -> list[tuple[Any, list[S
 
 
 class SheetEditor:
-    """The stats form and the row formsets of one sheet, validated together.
+    """The stats form, the row formsets and the single sections' forms of one sheet, validated
+    together (`parts()` gives the last two in the ruleset's order, custom skills first).
 
     `is_valid()` checks every part and then the assembled sheet with `clean_sheet`; afterwards
     `sheet` holds the normalised sheet and `errors` the problems that belong to no one field.
@@ -304,15 +322,30 @@ class SheetEditor:
             data, rules=rules, settings=settings, initial=_stats_initial(initial)
         )
         self.formsets = {CUSTOM_SKILLS: _custom_skill_rows(data, rules, settings, initial)}
+        self.singles: dict[str, ItemForm] = {}
         for section in self.sections:
-            self.formsets[section.key] = section_rows(section)(
-                data, prefix=section.key, initial=list(initial.get(section.key) or [])
-            )
+            if section.single:
+                self.singles[section.key] = single_form(section)(
+                    data, prefix=section.key, initial=dict(initial.get(section.key) or {})
+                )
+            else:
+                self.formsets[section.key] = section_rows(section)(
+                    data, prefix=section.key, initial=list(initial.get(section.key) or [])
+                )
         self.sheet: dict[str, Any] = {}
         self.errors: list[str] = []
 
+    def parts(self) -> list[BaseRowFormSet | ItemForm]:
+        """The custom skills' rows, then each section (rows or fieldset) in the ruleset's order."""
+        keys = [CUSTOM_SKILLS, *(section.key for section in self.sections)]
+        return [self.formsets[key] if key in self.formsets else self.singles[key] for key in keys]
+
     def is_valid(self) -> bool:
-        parts_valid = [self.stats.is_valid(), *(fs.is_valid() for fs in self.formsets.values())]
+        parts_valid = [
+            self.stats.is_valid(),
+            *(fs.is_valid() for fs in self.formsets.values()),
+            *(form.is_valid() for form in self.singles.values()),
+        ]
         if not all(parts_valid):
             return False
         try:
@@ -329,6 +362,12 @@ class SheetEditor:
             for name, errors in self.stats.errors.items()
             for error in errors
         ]
+        for single in self.singles.values():
+            problems += [
+                f"{single.title}, {single[name].label if name in single.fields else ''}: {error}"
+                for name, errors in single.errors.items()
+                for error in errors
+            ]
         for formset in self.formsets.values():
             problems += [f"{formset.title}: {error}" for error in formset.non_form_errors()]
             for index, form in enumerate(formset.forms, start=1):
@@ -351,6 +390,9 @@ class SheetEditor:
             "skills": skills,
         }
         for section in self.sections:
+            if section.single:
+                sheet[section.key] = self.singles[section.key].item()
+                continue
             forms_ = self.formsets[section.key].forms
             sheet[section.key] = [f.item() for f in forms_ if f.cleaned_data]
         return sheet
@@ -389,12 +431,14 @@ def reshape_rows(
 
     Lets the sheet editor grow and shrink its lists without JavaScript (the buttons submit the
     whole form) and with HTMX (the same request, one fieldset swapped). None when the command
-    is not one of these. The lists are the ruleset's; without `rules`, those of every ruleset.
+    is not one of these. The lists are the ruleset's; without `rules`, those of every ruleset
+    (a single section has no rows).
     """
     parts = command.split()
     lists: dict[str, tuple[ItemField, ...]] = {}
     for section in _known_sections(rules, settings):
-        lists.setdefault(section.key, section.fields)
+        if not section.single:
+            lists.setdefault(section.key, section.fields)
     lists.setdefault(CUSTOM_SKILLS, ())
     if len(parts) < 2 or parts[1] not in lists or parts[0] not in ("add", "remove"):
         return None

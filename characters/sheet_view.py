@@ -35,7 +35,10 @@ def sheet_context(
             for title, specs in _titled(skill_specs, _("Umiejętności"))
         ],
         "custom_skills": list(custom_skills(sheet, rules=rules, settings=settings).items()),
-        "sections": [_section(s, sheet.get(s.key) or []) for s in rules.sheet_sections(settings)],
+        "sections": [
+            _single(s, sheet.get(s.key) or {}) if s.single else _section(s, sheet.get(s.key) or [])
+            for s in rules.sheet_sections(settings)
+        ],
     }
 
 
@@ -68,6 +71,26 @@ def _section(section: SheetSection, items: list[dict[str, Any]]) -> dict[str, An
             for item in items
         ],
     }
+
+
+def _single(section: SheetSection, values: dict[str, Any]) -> dict[str, Any]:
+    """A single section as a short list of label: value, in the fields' order."""
+    return {
+        "key": section.key,
+        "title": _(section.title),
+        "single": True,
+        "items": [(_(f.label), _value(f, values.get(f.key, f.default))) for f in section.fields],
+    }
+
+
+def _value(field: ItemField, value: Any) -> Any:
+    """Yes or no for a flag, a choice's label, a dash for nothing entered."""
+    if field.type == "bool":
+        return _("tak") if value else _("nie")
+    if value is None or value == "":
+        labels = dict(field.choices)
+        return _(labels[""]) if "" in labels else "—"
+    return _cell(field, value)
 
 
 def _cell(field: ItemField, value: Any) -> Any:

@@ -1,10 +1,11 @@
 """The one validator for character and creature sheets (forms, imports and the bestiary).
 
-A sheet is JSON in the ruleset's shape: attributes, skills and the equipment lists the ruleset
-declares (`Ruleset.sheet_sections`, each item's fields described as data, so the forms, the
-validator and the sheet page share one list). Attribute and skill keys and ranges come from the
-campaign's ruleset and table settings. Every problem is reported with the path of the field it
-concerns, e.g. "<list>[2].<field>: musi być ≥ 0".
+A sheet is JSON in the ruleset's shape: attributes, skills and the sections the ruleset
+declares (`Ruleset.sheet_sections`: equipment lists, and single sets of fields stored as one
+dict; each field described as data, so the forms, the validator and the sheet page share one
+list). Attribute and skill keys and ranges come from the campaign's ruleset and table settings.
+Every problem is reported with the path of the field it concerns, e.g.
+"<list>[2].<field>: musi być ≥ 0" or "<section>.<field>: brak wartości".
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from combat.rules.base import Ruleset, StatSpec
+from combat.rules.base import Ruleset, StatSpec, sheet_check_of
 from combat.rules.schema import ItemField
 
 MAX_SHEET_BYTES = 64 * 1024
@@ -45,8 +46,8 @@ def clean_sheet(
     """The sheet normalised for storage, or ValidationError listing every problem by path.
 
     Normalised means: every attribute, every ruleset skill (missing ones at the minimum), custom
-    skills after them, every equipment field present. A "name" key is accepted and dropped:
-    the name lives on the character or creature.
+    skills after them, every equipment field present, every single section present with its
+    defaults. A "name" key is accepted and dropped: the name lives on the character or creature.
     """
     problems = _Problems()
     if not isinstance(data, dict):
@@ -73,9 +74,19 @@ def clean_sheet(
         "skills": _clean_skills(data.get("skills", {}), rules.skills(settings), problems),
     }
     for section in sections:
-        cleaned[section.key] = _clean_items(
-            data.get(section.key, []), section.key, section.fields, problems
-        )
+        if section.single:
+            cleaned[section.key] = _clean_single(
+                data.get(section.key, {}), section.key, section.fields, problems
+            )
+        else:
+            cleaned[section.key] = _clean_items(
+                data.get(section.key, []), section.key, section.fields, problems
+            )
+    problems.raise_if_any()
+    # What only the whole sheet tells (a shield beside a two-handed weapon): the ruleset's.
+    check = sheet_check_of(rules)
+    for path, problem in check.sheet_problems(cleaned, settings) if check else ():
+        problems.add(path, _(problem))
     problems.raise_if_any()
     return cleaned
 
@@ -168,6 +179,18 @@ def _clean_items(
     return cleaned
 
 
+def _clean_single(
+    raw: object, section: str, fields: tuple[ItemField, ...], problems: _Problems
+) -> dict[str, Any]:
+    """A single section: one dict, fields left out take their defaults."""
+    if not isinstance(raw, dict):
+        problems.add(section, _("musi być obiektem JSON"))
+        return _blank(fields)
+    for key in sorted(set(raw) - {f.key for f in fields}, key=str):
+        problems.add(f"{section}.{key}", _("nieznane pole"))
+    return {f.key: _clean_item_field(raw, f, section, problems) for f in fields}
+
+
 def _clean_item_field(
     item: dict[str, Any], field: ItemField, path: str, problems: _Problems
 ) -> Any:
@@ -178,9 +201,9 @@ def _clean_item_field(
         return field.default
     value = item[field.key]
     if field.type == "text":
-        return _check_text(value, path, field.maximum, problems)
+        return _check_text(value, path, field.maximum, problems, required=field.default is None)
     if field.type == "int":
-        return _check_int(value, path, 0, field.maximum, problems)
+        return _check_int(value, path, field.minimum, field.maximum, problems)
     if field.type == "bool":
         if not isinstance(value, bool):
             problems.add(path, _("musi być true albo false"))
@@ -204,12 +227,15 @@ def _check_int(
     return value
 
 
-def _check_text(value: object, path: str, maximum: int, problems: _Problems) -> str:
+def _check_text(
+    value: object, path: str, maximum: int, problems: _Problems, *, required: bool = True
+) -> str:
+    """A text field, stripped; one with a default (not required) may be left empty."""
     if not isinstance(value, str):
         problems.add(path, _("musi być tekstem"))
         return ""
     text = value.strip()
-    if not text:
+    if not text and required:
         problems.add(path, _("nie może być puste"))
     elif len(text) > maximum:
         problems.add(path, _("może mieć najwyżej %(max)d znaków") % {"max": maximum})
@@ -217,12 +243,21 @@ def _check_text(value: object, path: str, maximum: int, problems: _Problems) -> 
 
 
 def blank_sheet(*, rules: Ruleset, settings: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A valid sheet with every attribute and skill at its minimum and no equipment."""
+    """A new sheet to start the editor from: every attribute and skill at its minimum, no
+    equipment, single sections at their defaults (a field without one None, to be filled in:
+    until then the sheet is not valid)."""
     return {
         "attributes": {spec.key: spec.minimum for spec in rules.attributes(settings)},
         "skills": {spec.key: spec.minimum for spec in rules.skills(settings)},
-        **{section.key: [] for section in rules.sheet_sections(settings)},
+        **{
+            section.key: _blank(section.fields) if section.single else []
+            for section in rules.sheet_sections(settings)
+        },
     }
+
+
+def _blank(fields: tuple[ItemField, ...]) -> dict[str, Any]:
+    return {f.key: f.default for f in fields}
 
 
 def stat_groups(specs: tuple[StatSpec, ...]) -> list[tuple[str, list[StatSpec]]]:

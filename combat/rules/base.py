@@ -592,6 +592,18 @@ class SecretRolls(Protocol):
     def secret_dice(self, command: Any) -> bool: ...
 
 
+@runtime_checkable
+class SheetCheck(Protocol):
+    """Rules over a whole sheet that its fields alone do not tell (a shield only beside a
+    one-handed weapon): the app's validator asks after each field passed its own checks."""
+
+    def sheet_problems(
+        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None
+    ) -> tuple[tuple[str, str], ...]:
+        """(dotted path, Polish msgid) for each problem; () when the sheet is sound."""
+        ...
+
+
 def prompts_of(rules: object) -> Prompts | None:
     """`rules` as a ruleset with reaction prompts, or None without them."""
     return rules if isinstance(rules, Prompts) else None
@@ -605,6 +617,11 @@ def odds_of(rules: object) -> Odds | None:
 def secret_rolls_of(rules: object) -> SecretRolls | None:
     """`rules` as a ruleset with secret GM rolls, or None without them."""
     return rules if isinstance(rules, SecretRolls) else None
+
+
+def sheet_check_of(rules: object) -> SheetCheck | None:
+    """`rules` as a ruleset with whole-sheet rules, or None without them."""
+    return rules if isinstance(rules, SheetCheck) else None
 
 
 def simulator_of(rules: object) -> Simulator | None:

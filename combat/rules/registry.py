@@ -6,10 +6,10 @@ A campaign stores a ruleset's key; the table and the GM's pages reach the rulese
 
 from __future__ import annotations
 
-from combat.rules import eleora, magus
+from combat.rules import d100, eleora, magus
 from combat.rules.base import Ruleset
 
-BUILTIN: tuple[Ruleset, ...] = (eleora.RULESET, magus.RULESET)
+BUILTIN: tuple[Ruleset, ...] = (eleora.RULESET, magus.RULESET, d100.RULESET)
 
 _rulesets: dict[str, Ruleset] = {r.key: r for r in BUILTIN}
 

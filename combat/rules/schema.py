@@ -31,6 +31,7 @@ class ItemField:
     maximum: int = 0
     choices: tuple[tuple[str, str], ...] = ()
     badge: str = ""
+    minimum: int = 0  # the lowest number allowed (an "int" field)
 
 
 @dataclass(frozen=True)
@@ -38,13 +39,19 @@ class SheetSection:
     """One equipment list of a sheet (the sheet's `key` holds a list of items of `fields`).
 
     `title`, `add_label` (the editor's add-a-row button) and `empty` (the sheet page when the
-    list is empty) are msgids."""
+    list is empty) are msgids.
+
+    `single` makes it one set of fields instead of a list (a character's hit points, race,
+    armour kind…): the sheet's `key` holds ONE dict of `fields`, always present with the
+    defaults filled in; the editor shows a plain fieldset (no rows to add or remove, so
+    `add_label` and `empty` go unused) and the sheet page a short list of label: value."""
 
     key: str
     title: str
     add_label: str
     fields: tuple[ItemField, ...]
     empty: str = ""
+    single: bool = False
 
 
 @dataclass(frozen=True)

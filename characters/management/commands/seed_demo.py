@@ -1,6 +1,8 @@
 """Demo campaigns to click through: a GM, two players, their characters, the NPCs and an
-encounter table set up with them all, for Eleora (three wolves) and, once that ruleset is
-registered, for the Earthdawn-style step ruleset (bandits and an orc in a ravine).
+encounter table set up with them all, for Eleora (three wolves) and, once those rulesets are
+registered, for the Earthdawn-style step ruleset (bandits and an orc in a ravine) and for
+Kroniki Fallathanu's d100 (an ambush at a ford played live, and a tower siege played by forum
+posts, already in its first turn).
 
 Idempotent: what exists is left as it is (passwords included), what is missing is created.
 """
@@ -17,6 +19,7 @@ from characters import services
 from characters.models import Campaign, Character, CreatureTemplate
 from characters.sheets import clean_sheet
 from combat import services as combat_services
+from combat.models import Encounter
 from combat.rules.registry import get_ruleset
 
 PASSWORD = "eleora-demo"
@@ -183,6 +186,102 @@ MAGUS_HEROES: tuple[tuple[str | None, str, dict[str, Any], str], ...] = (
 )
 
 
+# Kroniki Fallathanu (d100): its key, campaign, two encounters with their creatures, heroes.
+D100 = "d100"
+D100_CAMPAIGN = "Kroniki Fallathanu: Mgła nad Brodem"
+D100_LIVE = "Zasadzka przy brodzie"
+D100_POST = "Oblężenie wieży (forum)"
+D100_ENCOUNTERS: tuple[tuple[str, tuple[tuple[str, int], ...], bool], ...] = (
+    (D100_LIVE, (("Bandyta z traktu", 2), ("Szary wilk", 1)), False),
+    (D100_POST, (("Ghul", 2), ("Wampir", 1)), True),  # by forum posts, started
+)
+
+
+def _d100_sheet(
+    stats: tuple[int, int, int, int, int, int],
+    skills: tuple[int, int],
+    profile: dict[str, Any],
+    weapons: list[tuple[str, str]],
+    spells: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Zwinność, Zmysły, Krzepa, Wytrzymałość, Intelekt, Ogłada; Akrobatyka, Medycyna; the
+    profile (pz, race, transformation, armour, shield); weapons as (name, kind)."""
+    keys = ("zwinnosc", "zmysly", "krzepa", "wytrzymalosc", "intelekt", "oglada")
+    base = {"pz": 100, "race": "czlowiek", "transformation": "", "armour": "", "shield": False}
+    return {
+        "attributes": dict(zip(keys, stats, strict=True)),
+        "skills": dict(zip(("akrobatyka", "medycyna"), skills, strict=True)),
+        "profile": {**base, **profile},
+        "weapons": [{"name": name, "kind": kind} for name, kind in weapons],
+        "spells": spells or [],
+    }
+
+
+def _spell(
+    name: str, kind: str, turns: int = 1, summon: tuple[str, int, int, int] = ("", 1, 0, 0)
+) -> dict[str, Any]:
+    """A combat spell as the sheet stores it; a summon's creature (name, PŻ, Trafienie,
+    Obrażenia) in the flat summon_* fields."""
+    fields = ("summon_name", "summon_pz", "summon_attack", "summon_damage")
+    return {"name": name, "kind": kind, "turns": turns, **dict(zip(fields, summon, strict=True))}
+
+
+# A swordsman with a shield, a Ruan archer (her claws fight as a small weapon), a mage with a
+# staff and three kinds of spell, and a werewolf with a two-handed axe; the last two without a
+# player (the GM runs them until more players join).
+D100_HEROES: tuple[tuple[str | None, str, dict[str, Any], str], ...] = (
+    (
+        "gracz1",
+        "Borys z Brodu",
+        _d100_sheet(
+            (50, 40, 55, 50, 30, 40),
+            (20, 10),
+            {"pz": 120, "armour": "light", "shield": True},
+            [("Szabla", "traditional"), ("Sztylet", "small")],
+        ),
+        "Przewoźnik i najemnik znad Brodu. Szabla i tarcza; w przeszywanicy.",
+    ),
+    (
+        "gracz2",
+        "Sayra Cichołapa",
+        _d100_sheet(
+            (60, 65, 35, 40, 35, 45),
+            (40, 20),
+            {"pz": 95, "race": "ruan", "armour": "light"},
+            [("Łuk refleksyjny", "bow"), ("Nóż myśliwski", "small")],
+        ),
+        "Ruańska tropicielka. Strzela z łuku, a w zwarciu walczy pazurami.",
+    ),
+    (
+        None,
+        "Ilvena z Wieży",
+        _d100_sheet(
+            (40, 55, 25, 35, 65, 50),
+            (10, 35),
+            {"pz": 85},
+            [("Laska z jesionu", "staff")],
+            [
+                _spell("Ognisty pocisk", "damage"),
+                _spell("Oślepienie", "negative"),
+                _spell("Duch wilka", "summon", 3, ("Duch wilka", 40, 45, 40)),
+            ],
+        ),
+        "Uczennica maga z wieży nad rzeką. Prowadzi ją Mistrz Gry, dopóki nie dołączy gracz.",
+    ),
+    (
+        None,
+        "Gorm Wilczy Syn",
+        _d100_sheet(
+            (45, 45, 65, 60, 25, 35),
+            (15, 0),
+            {"pz": 140, "transformation": "wilkolak"},
+            [("Topór dwuręczny", "heavy")],
+        ),
+        "Drwal z Mglistego Boru, Wilkołak: w walce się przemienia. Prowadzi go Mistrz Gry.",
+    ),
+)
+
+
 class Command(BaseCommand):
     help = "Create the demo users and campaign (safe to run again)."
 
@@ -203,6 +302,7 @@ class Command(BaseCommand):
         self._wolves(campaign)
         self._encounter(campaign, users["mistrz"], ENCOUNTER)
         self._magus(users)
+        self._d100(users)
         self.stdout.write(f"Eleora: {URL}")
         for name in users:
             self.stdout.write(f"  login: {name:<8} hasło: {PASSWORD}")
@@ -259,28 +359,92 @@ class Command(BaseCommand):
         for player, name, sheet, notes in MAGUS_HEROES:
             self._hero(campaign, users[player] if player else None, name, sheet, notes)
         for creature_name, count in MAGUS_NPCS:
-            creature = CreatureTemplate.objects.filter(
-                campaign=None, ruleset=MAGUS, name=creature_name
-            ).first()
-            if creature is None:
-                raise CommandError(
-                    f"The shared bestiary has no {creature_name}: run `manage.py migrate` first."
-                )
-            if not campaign.characters.filter(source_creature=creature).exists():
-                services.instantiate_creature(creature=creature, campaign=campaign, count=count)
+            self._npcs(campaign, creature_name, count)
         if not hasattr(rules, "new_encounter"):
             self.stdout.write(f"Kampania „{MAGUS_CAMPAIGN}” bez starcia: system bez walk.")
             return
         self._encounter(campaign, users["mistrz"], MAGUS_ENCOUNTER)
         self.stdout.write(f"{rules.label}: kampania „{MAGUS_CAMPAIGN}”")
 
-    def _encounter(self, campaign: Campaign, gm: User, name: str) -> None:
-        """A table ready to play: the campaign's heroes and NPCs, before the first round."""
-        if campaign.encounters.exists():
+    def _npcs(self, campaign: Campaign, creature_name: str, count: int) -> list[int]:
+        """The campaign's NPCs made from a shared creature (made now if there are none)."""
+        creature = CreatureTemplate.objects.filter(
+            campaign=None, ruleset=campaign.ruleset, name=creature_name
+        ).first()
+        if creature is None:
+            raise CommandError(
+                f"The shared bestiary has no {creature_name}: run `manage.py migrate` first."
+            )
+        if not campaign.characters.filter(source_creature=creature).exists():
+            services.instantiate_creature(creature=creature, campaign=campaign, count=count)
+        return list(
+            campaign.characters.filter(source_creature=creature).values_list("pk", flat=True)
+        )
+
+    def _d100(self, users: dict[str, User]) -> None:
+        """Kroniki Fallathanu: four heroes; bandits and a wolf at the ford (live), ghouls and a
+        vampire at the tower (by forum posts, its first turn open).
+
+        Skipped, with a note, while the ruleset is not registered; the encounters wait for its
+        encounters (`new_encounter`)."""
+        try:
+            rules = get_ruleset(D100)
+        except LookupError:
+            self.stdout.write(f"Pomijam kampanię „{D100_CAMPAIGN}”: system {D100} nieznany.")
             return
+        gm = users["mistrz"]
+        campaign = Campaign.objects.filter(name=D100_CAMPAIGN, gm=gm).first()
+        if campaign is None:
+            campaign = services.create_campaign(
+                gm=gm,
+                name=D100_CAMPAIGN,
+                description="Nad Brodem wisi mgła, a z niej wychodzą rzezimieszki i gorsze "
+                "rzeczy: trupojady z kurhanów i wampir, który chce wieży nad rzeką.",
+                ruleset=D100,
+            )
+        for login in ("gracz1", "gracz2"):
+            services.join_campaign(campaign=campaign, user=users[login])
+        for player, name, sheet, notes in D100_HEROES:
+            self._hero(campaign, users[player] if player else None, name, sheet, notes)
+        heroes = list(
+            campaign.characters.filter(kind=Character.Kind.PC).values_list("pk", flat=True)
+        )
+        lineups = {
+            name: [pk for creature, count in npcs for pk in self._npcs(campaign, creature, count)]
+            for name, npcs, _by_post in D100_ENCOUNTERS
+        }
+        if not hasattr(rules, "new_encounter"):
+            self.stdout.write(f"Kampania „{D100_CAMPAIGN}” bez starć: system bez walk.")
+            return
+        for name, _npcs, by_post in D100_ENCOUNTERS:
+            if campaign.encounters.filter(name=name).exists():
+                continue
+            encounter = self._table(campaign, gm, name, [*heroes, *lineups[name]])
+            if by_post:
+                self._start_by_post(rules, encounter.pk, gm)
+        self.stdout.write(f"{rules.label}: kampania „{D100_CAMPAIGN}”")
+
+    def _table(self, campaign: Campaign, gm: User, name: str, characters: list[int]) -> Encounter:
+        """A new table with these campaign characters at it, before the first round."""
         encounter = combat_services.create_encounter(campaign=campaign, name=name, by=gm)
         combat_services.add_combatants(
             encounter.pk,
             viewer=combat_services.Viewer(user_id=gm.pk, is_gm=True),
-            characters=list(campaign.characters.values_list("pk", flat=True)),
+            characters=characters,
         )
+        return encounter
+
+    def _start_by_post(self, rules: Any, encounter_id: int, gm: User) -> None:
+        """Switch the table to forum posts and open its first turn (the d100 engine's own
+        commands; the table layer runs them as the GM's)."""
+        from combat.rules.d100.commands import SetPace, StartCombat
+
+        viewer = combat_services.Viewer(user_id=gm.pk, is_gm=True)
+        for command in (SetPace(pace="post"), StartCombat()):
+            combat_services.run_command(encounter_id, rules.command_to_dict(command), viewer=viewer)
+
+    def _encounter(self, campaign: Campaign, gm: User, name: str) -> None:
+        """A table ready to play: the campaign's heroes and NPCs, before the first round."""
+        if campaign.encounters.exists():
+            return
+        self._table(campaign, gm, name, list(campaign.characters.values_list("pk", flat=True)))

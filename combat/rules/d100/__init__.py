@@ -1,0 +1,221 @@
+"""Kroniki Fallathanu (k100): the d100 combat ruleset of the FG stories (issue #13).
+
+`D100Ruleset` implements the core `Ruleset` protocol and the `Prompts`, `Odds`, `Autoplay`
+and `SecretRolls` capabilities of `combat.rules.base`; every method is a thin call into the
+modules that hold the rules (`engine`), the records (`state`, `commands`, `events`, `codec`),
+the sheet (`sheet`, `derived`, `forms`), the log (`narrate`), the prompts and odds
+(`prompts`), the table's view and panels (`table`) and the NPCs' own play (`autoplay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from combat.rules.base import (
+    RNG,
+    DerivedValue,
+    LogLine,
+    OddsView,
+    PromptView,
+    StatSpec,
+    TableView,
+)
+from combat.rules.d100 import (
+    autoplay,
+    codec,
+    conditions,
+    derived,
+    engine,
+    forms,
+    narrate,
+    prompts,
+    table,
+)
+from combat.rules.d100.commands import Command, GMRoll
+from combat.rules.d100.events import Event
+from combat.rules.d100.settings import D100Settings
+from combat.rules.d100.sheet import flattened, sheet_problems
+from combat.rules.d100.state import EncounterState
+
+if TYPE_CHECKING:
+    from combat.rules.schema import SettingsGroup, SheetSection
+
+
+class D100Ruleset:
+    key = "d100"
+    label = "Kroniki Fallathanu (k100)"
+
+    # --- the sheet ------------------------------------------------------------------------
+
+    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
+        return derived.attribute_specs(settings)
+
+    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
+        return derived.skill_specs(settings)
+
+    def default_settings(self) -> dict[str, Any]:
+        return D100Settings().to_dict()
+
+    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return D100Settings.from_dict(dict(data)).to_dict()
+
+    def derived_values(
+        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+    ) -> list[DerivedValue]:
+        return derived.derived_values(flattened(sheet), settings)
+
+    def sheet_problems(
+        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None
+    ) -> tuple[tuple[str, str], ...]:
+        return sheet_problems(sheet, settings)
+
+    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
+        return forms.sheet_sections(settings)
+
+    def settings_groups(self) -> tuple[SettingsGroup, ...]:
+        return forms.settings_groups()
+
+    # --- encounters -----------------------------------------------------------------------
+
+    def new_encounter(
+        self, settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
+    ) -> EncounterState:
+        return engine.new_encounter(settings, combatants)
+
+    def decide(self, state: EncounterState, command: Command, rng: RNG) -> list[Event]:
+        return engine.decide(state, command, rng)
+
+    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
+        return engine.evolve(state, event)
+
+    def replay(self, initial: EncounterState, events: Iterable[Event]) -> EncounterState:
+        return engine.replay(initial, events)
+
+    def command_from_dict(self, data: Mapping[str, Any]) -> Command:
+        return codec.command_from_dict(data)
+
+    def command_to_dict(self, command: Command) -> dict[str, Any]:
+        return codec.command_to_dict(command)
+
+    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
+        return codec.event_from_dict(data)
+
+    def event_to_dict(self, event: Event) -> dict[str, Any]:
+        return codec.event_to_dict(event)
+
+    def state_to_dict(self, state: EncounterState) -> dict[str, Any]:
+        return codec.state_to_dict(state)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> EncounterState:
+        return codec.state_from_dict(data)
+
+    def join_command(self, combatant: Mapping[str, Any], now: float) -> Command:
+        return engine.join_command(combatant, now)
+
+    def visibility_command(
+        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
+    ) -> Command:
+        return engine.visibility_command(target, hidden=hidden, revealed=revealed)
+
+    def command_actor(self, command: Command) -> str | None:
+        return engine.command_actor(command)
+
+    def command_targets(self, command: Command) -> tuple[str, ...]:
+        return engine.command_targets(command)
+
+    def gm_judged_fields(self, command: Command) -> list[str]:
+        return engine.gm_judged_fields(command)
+
+    def needs_fresh_state(self, command: Command) -> bool:
+        return engine.needs_fresh_state(command)
+
+    def next_deadline(self, state: EncounterState) -> float | None:
+        return engine.next_deadline(state)
+
+    def expire_command(self, now: float) -> Command:
+        return engine.expire_command(now)
+
+    def resume(
+        self, state: EncounterState, *, paused_at: float, now: float, minimum: float
+    ) -> list[Event]:
+        return engine.resume(state, paused_at=paused_at, now=now, minimum=minimum)
+
+    def condition_choices(self) -> list[tuple[str, str]]:
+        """Conditions the GM may put on a combatant by hand (key, Polish label)."""
+        return [(key, conditions.SPECS[key].label) for key in conditions.GM_CONDITIONS]
+
+    # --- the live table -------------------------------------------------------------------
+
+    def table_view(self, state: EncounterState) -> TableView:
+        return table.table_view(state)
+
+    def describe(self, state: EncounterState, event: Event) -> LogLine | None:
+        return narrate.describe(state, event)
+
+    def turn_panel(
+        self, state: EncounterState, actor_id: str, visible: frozenset[str]
+    ) -> dict[str, Any]:
+        return table.turn_panel(state, actor_id, visible)
+
+    def seat_panel(
+        self, state: EncounterState, seat_id: str, visible: frozenset[str]
+    ) -> dict[str, Any]:
+        return table.seat_panel(state, seat_id, visible)
+
+    def gm_panel(self, state: EncounterState) -> dict[str, Any]:
+        return table.gm_panel(state)
+
+    def gm_seat_panel(self, state: EncounterState, seat_id: str) -> dict[str, Any]:
+        return table.gm_seat_panel(state, seat_id)
+
+    # --- Prompts --------------------------------------------------------------------------
+
+    def open_prompts(self, state: EncounterState) -> list[PromptView]:
+        return prompts.open_prompts(state)
+
+    def prompt_command(
+        self, state: EncounterState, prompt_id: str, option: str, now: float = 0.0
+    ) -> Command:
+        return prompts.prompt_command(state, prompt_id, option, now)
+
+    def prompt_panel(self, state: EncounterState, prompt_id: str) -> dict[str, Any]:
+        return prompts.prompt_panel(state, prompt_id)
+
+    def reaction_policies(self) -> list[tuple[str, str]]:
+        return list(prompts.POLICIES)
+
+    def default_policy(self, state: EncounterState) -> str:
+        return prompts.DEFAULT_POLICY
+
+    def auto_answer(
+        self, state: EncounterState, prompt_id: str, policy: str, now: float
+    ) -> Command | None:
+        return prompts.auto_answer(state, prompt_id, policy, now)
+
+    # --- Odds -----------------------------------------------------------------------------
+
+    def preview_odds(self, state: EncounterState, command: Command) -> OddsView:
+        return prompts.preview_odds(state, command)
+
+    def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
+        return prompts.answer_odds(state, prompt_id)
+
+    # --- Autoplay -------------------------------------------------------------------------
+
+    def autoplay_policies(self) -> list[tuple[str, str]]:
+        return list(autoplay.POLICIES)
+
+    def autoplay_command(
+        self, state: EncounterState, actor_id: str, policy: str, now: float
+    ) -> Command | None:
+        return autoplay.next_command(state, actor_id, policy, now)
+
+    # --- SecretRolls ----------------------------------------------------------------------
+
+    def secret_dice(self, command: Command) -> bool:
+        """A secret GM roll draws from the GM's own seed."""
+        return isinstance(command, GMRoll) and command.secret
+
+
+RULESET = D100Ruleset()

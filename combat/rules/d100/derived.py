@@ -1,0 +1,239 @@
+"""What a d100 sheet shows beside its numbers: the stats' ranges and the thresholds derived from
+the sheet, each with how it was computed ("Zwinność 40 + Broń mała/szermiercza +5 = 45").
+
+Every threshold is attribute + the equipment's modifiers (their total capped at
+±`modifier_cap`): the hit and damage tests of each weapon, bare hands, claws and spell; Unik,
+Blok, Odporność, the defence against mind magic and Odpoczynek; the armour's damage reduction;
+and, for a character who can transform, the changed attributes and claws. The sheet is read
+leniently (a missing value reads as 0): the app validates it with `sheet.validate_sheet`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from combat.rules.base import DerivedValue, RuleViolation, StatSpec, fill, gettext_noop
+from combat.rules.d100.armour import CHANGE_IN_COMBAT
+from combat.rules.d100.check import capped
+from combat.rules.d100.equipment import (
+    ARMOUR_LABELS,
+    ATTRIBUTE_LABELS,
+    SHIELD_LABEL,
+    TRANSFORMATION_LABELS,
+    AttackProfile,
+    armour_reduction,
+    attack_profile,
+    can_block,
+    dodge_penalties,
+    label_of,
+    shield_allowed,
+    transformation_modifiers,
+    transformation_mods,
+    weapon_kinds,
+)
+from combat.rules.d100.settings import ATTRIBUTES, SKILLS, D100Settings, settings_of
+
+ATTRIBUTES_GROUP = gettext_noop("Atrybuty")
+SKILLS_GROUP = gettext_noop("Umiejętności")
+Modifiers = tuple[tuple[str, int], ...]
+
+
+def attribute_specs(
+    settings: Mapping[str, Any] | D100Settings | None = None,
+) -> tuple[StatSpec, ...]:
+    """The six attributes, 0..attribute_max (the percent chance of their tests)."""
+    s = settings_of(settings)
+    return tuple(
+        StatSpec(key, label, 0, s.attribute_max, ATTRIBUTES_GROUP) for key, label in ATTRIBUTES
+    )
+
+
+def skill_specs(settings: Mapping[str, Any] | D100Settings | None = None) -> tuple[StatSpec, ...]:
+    """Akrobatyka and Medycyna, 0..attribute_max."""
+    s = settings_of(settings)
+    return tuple(StatSpec(key, label, 0, s.attribute_max, SKILLS_GROUP) for key, label in SKILLS)
+
+
+def _value(sheet: Mapping[str, Any], attribute: str) -> int:
+    raw = dict(sheet.get("attributes") or {}).get(attribute, 0)
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def threshold(
+    sheet: Mapping[str, Any], attribute: str, mods: Modifiers, s: D100Settings
+) -> tuple[int, str]:
+    """attribute + the capped modifiers, and the sum written out."""
+    base = _value(sheet, attribute)
+    modifier = capped(mods, s)
+    text = f"{ATTRIBUTE_LABELS[attribute]} {base}"
+    text += "".join(f" {_signed(value)} ({reason})" for reason, value in mods)
+    if modifier != sum(value for _reason, value in mods):
+        text += " " + fill(
+            gettext_noop("(modyfikatory najwyżej ±%(cap)s)"), {"cap": s.modifier_cap}
+        )
+    return base + modifier, f"{text} = {base + modifier}"
+
+
+def _pair(
+    sheet: Mapping[str, Any],
+    key: str,
+    name: str,
+    profile: AttackProfile,
+    s: D100Settings,
+    effect: bool = False,
+) -> list[DerivedValue]:
+    """The hit and the damage (or, for an effect or summoning spell, the effect) test."""
+    hit, hit_text = threshold(sheet, profile.hit_attr, profile.hit_mods, s)
+    damage, damage_text = threshold(sheet, profile.damage_attr, profile.damage_mods, s)
+    return [
+        DerivedValue(
+            f"trafienie-{key}",
+            fill(gettext_noop("Trafienie: %(name)s"), {"name": name}),
+            hit,
+            hit_text,
+        ),
+        DerivedValue(
+            f"obrazenia-{key}",
+            fill(gettext_noop("Efekt: %(name)s"), {"name": name})
+            if effect
+            else fill(gettext_noop("Obrażenia: %(name)s"), {"name": name}),
+            damage,
+            damage_text
+            if effect
+            else fill(
+                gettext_noop("%(sum)s; sukces zadaje OoP × %(times)s"),
+                {"sum": damage_text, "times": s.damage_multiplier},
+            ),
+        ),
+    ]
+
+
+def derived_values(
+    sheet: Mapping[str, Any], settings: Mapping[str, Any] | D100Settings | None = None
+) -> list[DerivedValue]:
+    """Every value the sheet page explains (see the module docstring)."""
+    s = settings_of(settings)
+    return [
+        *_attacks(sheet, s, ""),
+        *_defences(sheet, s),
+        _armour(sheet, s),
+        DerivedValue(
+            "pz",
+            gettext_noop("PŻ"),
+            int(sheet.get("pz") or 0),
+            gettext_noop("z karty; przy 0 PŻ postać nie walczy (ostatni cios zadaje Uraz)"),
+        ),
+        *_transformation(sheet, s),
+    ]
+
+
+def _attacks(sheet: Mapping[str, Any], s: D100Settings, transformed: str) -> list[DerivedValue]:
+    """Each weapon (not a focus), bare hands, the race's claws and each spell."""
+    kinds = weapon_kinds(s)
+    values: list[DerivedValue] = []
+    for index, weapon in enumerate(sheet.get("weapons") or ()):
+        kind = kinds.get(str(weapon.get("kind")))
+        if kind is None or kind.style == "magic":
+            continue
+        profile = attack_profile(sheet, f"w{index}", s)
+        values += _pair(sheet, f"w{index}", profile.label, profile, s)
+    unarmed = attack_profile(sheet, "unarmed", s)
+    values += _pair(sheet, "unarmed", unarmed.label, unarmed, s)
+    try:
+        claws = attack_profile(sheet, "claws", s, transformed=transformed)
+    except RuleViolation:
+        pass
+    else:
+        values += _pair(sheet, "claws", claws.label, claws, s)
+    for index, spell in enumerate(sheet.get("spells") or ()):
+        profile = attack_profile(sheet, f"spell:{index}", s)
+        name, effect = str(spell.get("name", "")), spell.get("kind", "damage") != "damage"
+        values += _pair(sheet, f"spell{index}", name, profile, s, effect)
+    return values
+
+
+def _defences(sheet: Mapping[str, Any], s: D100Settings) -> list[DerivedValue]:
+    dodge, dodge_text = threshold(sheet, "zwinnosc", dodge_penalties(sheet, s), s)
+    block, block_text = threshold(sheet, s.block_attribute, (), s)
+    if not can_block(sheet, s):
+        block, block_text = 0, gettext_noop("Blok wymaga broni albo tarczy")
+    resistance, resistance_text = threshold(sheet, "wytrzymalosc", (), s)
+    if s.resistance_roll:
+        resistance_text += "; " + fill(
+            gettext_noop("sukces odejmuje OoP × %(times)s obrażeń"), {"times": s.damage_multiplier}
+        )
+    mind, mind_text = threshold(sheet, s.mind_attribute, (), s)
+    rest, rest_text = threshold(sheet, "oglada", (), s)
+    rest_text += "; " + fill(
+        gettext_noop(
+            "akcja pełna; sukces leczy OoP × %(times)s PŻ, gdy nikt nie zaatakował w tej turze"
+        ),
+        {"times": s.rest_multiplier},
+    )
+    return [
+        DerivedValue("unik", gettext_noop("Unik"), dodge, dodge_text),
+        DerivedValue("blok", gettext_noop("Blok"), block, block_text),
+        DerivedValue("odpornosc", gettext_noop("Odporność"), resistance, resistance_text),
+        DerivedValue("obrona_umyslu", gettext_noop("Obrona przed magią umysłu"), mind, mind_text),
+        DerivedValue("odpoczynek", gettext_noop("Odpoczynek"), rest, rest_text),
+    ]
+
+
+def _armour(sheet: Mapping[str, Any], s: D100Settings) -> DerivedValue:
+    parts = []
+    key = str(sheet.get("armour") or "")
+    if key in s.armour_rows:
+        parts.append(f"{label_of(ARMOUR_LABELS, key)} {s.armour_rows[key].reduction}%")
+    if shield_allowed(sheet, s):
+        parts.append(f"{SHIELD_LABEL} {s.shield[0]}%")
+    text = " + ".join(parts) if parts else gettext_noop("bez zbroi i tarczy")
+    return DerivedValue(
+        "pancerz",
+        gettext_noop("Redukcja obrażeń (%)"),
+        armour_reduction(sheet, s),
+        f"{text}; {CHANGE_IN_COMBAT}",
+    )
+
+
+def _transformation(sheet: Mapping[str, Any], s: D100Settings) -> list[DerivedValue]:
+    """While transformed: the changed attributes, the claws and the ignored Urazy."""
+    kind = str(sheet.get("transformation") or "")
+    if kind not in s.transformation_rows:
+        return []
+    label = label_of(TRANSFORMATION_LABELS, kind)
+    values = []
+    for attribute, mod in transformation_mods(kind, s).items():
+        base = _value(sheet, attribute)
+        values.append(
+            DerivedValue(
+                f"przemiana-{attribute}",
+                f"{ATTRIBUTE_LABELS[attribute]} ({label})",
+                base + mod,
+                f"{ATTRIBUTE_LABELS[attribute]} {base} {_signed(mod)} ({label}) = {base + mod}",
+            )
+        )
+    claws = attack_profile(sheet, "claws", s, transformed=kind)
+    claws = replace(
+        claws,
+        hit_mods=claws.hit_mods + transformation_modifiers(kind, claws.hit_attr, s),
+        damage_mods=claws.damage_mods + transformation_modifiers(kind, claws.damage_attr, s),
+    )
+    values += _pair(sheet, f"claws-{kind}", f"{claws.label} ({label})", claws, s)
+    values.append(
+        DerivedValue(
+            "przemiana-urazy",
+            fill(gettext_noop("Ignorowane Urazy (%(kind)s)"), {"kind": label}),
+            s.transform_ignored_injuries,
+            gettext_noop("po przemianie, do końca walki: dopiero kolejny Uraz ma skutki"),
+        )
+    )
+    return values
+
+
+__all__ = ["attribute_specs", "derived_values", "skill_specs", "threshold"]

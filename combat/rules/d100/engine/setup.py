@@ -1,0 +1,140 @@
+"""Setup and the fight as a whole: the combatants, starting and ending, the order, the pace."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from combat.rules.base import RuleViolation, SheetErrors, gettext_noop
+from combat.rules.d100.commands import EndCombat, JoinCombat, SetOrder, SetPace, StartCombat
+from combat.rules.d100.engine.common import (
+    combatant,
+    initiative_order,
+    require_no_prompt,
+    require_stage,
+)
+from combat.rules.d100.engine.evolve import replay
+from combat.rules.d100.events import (
+    CombatEnded,
+    CombatStarted,
+    Event,
+    Joined,
+    OrderSet,
+    PaceSet,
+    TurnStarted,
+)
+from combat.rules.d100.settings import PACES, D100Settings
+from combat.rules.d100.sheet import validate_sheet
+from combat.rules.d100.state import GM, Combatant, EncounterState
+
+
+def combatant_from_dict(data: Mapping[str, Any], settings: D100Settings) -> Combatant:
+    """A combatant from the table's dict (id, name, side, sheet, controller, position,
+    hidden; `position` is not used); ValueError when malformed."""
+    if not isinstance(data, Mapping):
+        raise ValueError("a combatant must be an object")
+    for key in ("id", "name", "side"):
+        if not isinstance(data.get(key), str) or not data.get(key):
+            raise ValueError(f"combatant: {key!r} must be a non-empty text")
+    if data["id"] == GM or "~" in data["id"]:
+        raise ValueError(f"combatant: the id {data['id']!r} is reserved")
+    controller = data.get("controller")
+    if controller is not None and not isinstance(controller, str):
+        raise ValueError("combatant: 'controller' must be a text or null")
+    try:
+        sheet = validate_sheet(data.get("sheet") or {}, settings)
+    except SheetErrors as errors:
+        raise ValueError(f"combatant {data['id']}: {errors}") from None
+    return Combatant(
+        id=data["id"],
+        name=data["name"],
+        side=data["side"],
+        sheet=sheet,
+        max_pz=int(sheet["pz"]),
+        pz=int(sheet["pz"]),
+        controller=controller,
+        hidden=bool(data.get("hidden", False)),
+    )
+
+
+def new_encounter(
+    settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
+) -> EncounterState:
+    """The setup state; ValueError for malformed settings or combatants, or a repeated id."""
+    s = D100Settings.from_dict(dict(settings or {}))
+    parsed = [combatant_from_dict(c, s) for c in combatants]
+    by_id = {c.id: c for c in parsed}
+    if len(by_id) != len(parsed):
+        raise ValueError("combatants: every id once")
+    return EncounterState(settings=s, combatants=by_id, pace=s.pace)  # type: ignore[arg-type]
+
+
+def join(state: EncounterState, command: JoinCombat) -> list[Event]:
+    try:
+        c = combatant_from_dict(command.combatant, state.settings)
+    except ValueError as error:
+        raise RuleViolation(
+            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(error)
+        ) from None
+    if c.id in state.combatants:
+        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=c.name)
+    return [Joined(c)]
+
+
+def start(state: EncounterState, command: StartCombat) -> list[Event]:
+    """Combat turn 1 opens in the table's pace; the order by Zwinność."""
+    require_stage(state, "setup")
+    if len({c.side for c in state.combatants.values()}) < 2:
+        raise RuleViolation("za_malo", gettext_noop("Do walki potrzeba co najmniej dwóch stron."))
+    started = CombatStarted(state.pace)
+    order = OrderSet(initiative_order(replay(state, [started])))
+    return [started, order, turn_started(state, 1, command.now)]
+
+
+def turn_started(state: EncounterState, n: int, now: float) -> TurnStarted:
+    deadline = now + state.settings.post_turn_hours * 3600 if state.pace == "post" else None
+    return TurnStarted(n, deadline)
+
+
+def end(state: EncounterState, command: EndCombat) -> list[Event]:
+    if state.stage == "ended":
+        raise RuleViolation("koniec", gettext_noop("Walka już się skończyła."))
+    sides = {c.side for c in state.combatants.values()}
+    if command.winner is not None and command.winner not in sides:
+        raise RuleViolation(
+            "strona", gettext_noop("Nie ma takiej strony: %(side)s."), side=command.winner
+        )
+    return [CombatEnded(command.winner)]
+
+
+def set_order(state: EncounterState, command: SetOrder) -> list[Event]:
+    """The GM's order: every combatant once; kept in later turns."""
+    for cid in command.order:
+        combatant(state, cid)
+    if len(set(command.order)) != len(command.order) or set(command.order) != set(state.combatants):
+        raise RuleViolation(
+            "kolejnosc", gettext_noop("Kolejność: każda postać walki dokładnie raz.")
+        )
+    return [OrderSet(tuple(command.order), fixed=True)]
+
+
+def set_pace(state: EncounterState, command: SetPace) -> list[Event]:
+    """Live ↔ post between actions: not while a prompt waits; back to live only when the
+    by-post turn has no posts left to resolve."""
+    if command.pace not in PACES:
+        raise RuleViolation("tempo", gettext_noop("Nieznane tempo: %(pace)s."), pace=command.pace)
+    if state.stage == "ended":
+        raise RuleViolation("koniec", gettext_noop("Walka już się skończyła."))
+    if command.pace == state.pace:
+        raise RuleViolation("to_samo_tempo", gettext_noop("Walka już toczy się w tym tempie."))
+    if state.stage == "setup":
+        return [PaceSet(command.pace)]
+    require_no_prompt(state)
+    if command.pace == "live":
+        if state.posts:
+            raise RuleViolation(
+                "posty_czekaja",
+                gettext_noop("Najpierw rozstrzygnij turę: czekają w niej posty."),
+            )
+        return [PaceSet("live")]
+    return [PaceSet("post", command.now + state.settings.post_turn_hours * 3600)]

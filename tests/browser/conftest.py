@@ -6,11 +6,13 @@ temporary SQLite file, then daphne serves the ASGI app on a free loopback port.
 
 from __future__ import annotations
 
+import email
+import email.message
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +37,8 @@ DEMO_PASSWORD = "eleora-demo"
 # Screenshots go to build/ (git-ignored); `make screenshots` points SCREENSHOTS_DIR at the
 # tracked docs/screenshots/ to refresh the README's pictures.
 SCREENSHOTS = ROOT / os.environ.get("SCREENSHOTS_DIR", "build/screenshots")
+CLOCK_OFFSET = "clock-offset"  # in the server's folder: the seconds its clock is ahead
+MAILS = "mail"  # in the server's folder: the mails it sent, as files
 
 
 def server_env(tmp: Path) -> dict[str, str]:
@@ -46,8 +50,36 @@ def server_env(tmp: Path) -> dict[str, str]:
         DEBUG="1",
         PYTHONUNBUFFERED="1",
         DJANGO_SETTINGS_MODULE="tests.settings",  # the test suite's rulesets too (tests/duel)
+        # A clock the tests move (`move_clock`), mails as files they read (`server_mails`),
+        # and a sweep every second (deadlines and by-post reminders: combat/posts.py).
+        CLOCK_OFFSET_FILE=str(tmp / CLOCK_OFFSET),
+        EMAIL_FILE_PATH=str(tmp / MAILS),
+        SWEEP_S="1",
     )
     return env
+
+
+def move_server_clock(tmp: Path, seconds: float) -> float:
+    """Move the live server's clock (combat/clock.py) `seconds` further on; the offset now."""
+    path = tmp / CLOCK_OFFSET
+    try:
+        offset = float(path.read_text().strip() or 0)
+    except (OSError, ValueError):
+        offset = 0.0
+    offset += seconds
+    path.write_text(repr(offset))
+    return offset
+
+
+def server_mails(tmp: Path) -> list[email.message.Message]:
+    """Every e-mail the live server sent so far, oldest first (Django's file backend)."""
+    folder = tmp / MAILS
+    found = []
+    for path in sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime_ns):
+        for chunk in path.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
+            if chunk.strip():
+                found.append(email.message_from_bytes(chunk))
+    return found
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -55,6 +87,14 @@ def screenshots_dir() -> Path:
     """The folder the tests' screenshots go to, made on first use."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture
+def move_clock(server_tmp: Path) -> Iterator[Callable[[float], float]]:
+    """`move_clock(seconds)`: the live server's clock jumps that far ahead (a by-post deadline
+    days away passes at once; its sweeper notices within a second). Back after the test."""
+    yield lambda seconds: move_server_clock(server_tmp, seconds)
+    (server_tmp / CLOCK_OFFSET).write_text("0")
 
 
 @pytest.fixture(scope="session")
@@ -258,3 +298,134 @@ def magus_server(live_url: str, server_tmp: Path) -> MagusServer:
     own encounter of it at the table, as the GM does)."""
     ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_magus; seed_magus()")
     return MagusServer(live_url, ids["campaign"])
+
+
+# --- Kroniki Fallathanu, d100 (issue #13): a campaign of its own for tests/browser/test_d100.py
+# Two heroes and a bandit (by post also an archer hidden from the players). Both encounters are
+# seated here, before the fight, with fixed seeds: every die of a test is the same on every run
+# (the by-post turn's export is compared with checked files, tests/browser/d100_expected/). The
+# seeds were picked (by replaying the tests' commands with verify.EntryDice) so that both attacks
+# of the live round land, and by post Dobrogost's crit makes the bandit bleed and the bandit's
+# blow gets through Jaga's Unik; the tests' commands must stay the same, entry by entry, for
+# the dice to stay. The initiative order is fixed by Zwinność: Dobrogost, Jaga, (the archer,)
+# the bandit. The bandit's PŻ are many: no blow of a hero ends the fight.
+
+D100_CAMPAIGN = "Kroniki: próba przeglądarki"
+D100_HEROES = {"gracz1": "Dobrogost Miecznik", "gracz2": "Jaga Zwinna"}
+D100_NPC = "Zbój z Lasu"
+D100_NPC_PZ = 600
+D100_HIDDEN = "Łucznik w zaroślach"  # by post only, hidden from the players: never named to them
+D100_LIVE = "Próba na żywo"
+D100_POST = "Próba przez posty"
+# The table's seed and the GM's of each encounter (64 hex digits, as verify.new_seed makes).
+D100_SEEDS = {
+    D100_LIVE: (
+        "94dc6b6debe4d5ba9adc0d8802a08277518723471e7db876cac20911b3219702",
+        "c3a8e1f05d7b29c46e0f8a3d1b5c7e92a4f6d8b0c2e4a6f8d0b2c4e6a8f0d2b4",
+    ),
+    D100_POST: (
+        "b70ab598c23ada47e83c6f4fad1748e6ac6e4a0493a0d1dc2f06f0cebf4a13f1",
+        "17d3f9b5e1c7a3d9f5b1e7c3a9d5f1b7e3c9a5d1f7b3e9c5a1d7f3b9e5c1a7d3",
+    ),
+}
+D100_EMAILS = {"gracz1": "gracz1@eleora.test", "gracz2": "gracz2@eleora.test"}
+
+
+def _d100_sheet(
+    stats: tuple[int, int, int, int, int, int],
+    pz: int,
+    weapon: tuple[str, str],
+    *,
+    armour: str = "",
+) -> dict[str, object]:
+    """A d100 sheet as the characters app stores it (combat/rules/d100/sheet.py): Zwinność,
+    Zmysły, Krzepa, Wytrzymałość, Intelekt, Ogłada; PŻ; one weapon (name, kind)."""
+    keys = ("zwinnosc", "zmysly", "krzepa", "wytrzymalosc", "intelekt", "oglada")
+    name, kind = weapon
+    return {
+        "attributes": dict(zip(keys, stats, strict=True)),
+        "skills": {"akrobatyka": 20, "medycyna": 0},
+        "profile": {
+            "pz": pz, "race": "czlowiek", "transformation": "", "armour": armour, "shield": False,
+        },
+        "weapons": [{"name": name, "kind": kind}],
+        "spells": [],
+    }  # fmt: skip
+
+
+D100_SHEETS = {
+    "Dobrogost Miecznik": _d100_sheet((70, 50, 60, 50, 30, 40), 120, ("Szabla", "traditional")),
+    "Jaga Zwinna": _d100_sheet((65, 55, 40, 45, 35, 45), 160, ("Sztylet", "small")),
+    D100_NPC: _d100_sheet((45, 40, 55, 50, 20, 30), D100_NPC_PZ, ("Topór", "heavy")),
+    D100_HIDDEN: _d100_sheet((50, 60, 40, 40, 20, 30), 80, ("Łuk", "bow")),
+}
+
+
+def seed_d100() -> None:
+    """Run inside the server's `manage.py shell` (after `seed_demo`): the campaign, its two
+    heroes (their players get e-mail addresses: the by-post mails need them), the bandit, and
+    the two encounters with everyone seated and their seeds fixed; prints the ids as JSON."""
+    from django.contrib.auth.models import User
+
+    from characters import services as characters_services
+    from characters.models import Character
+    from characters.sheets import clean_sheet
+    from combat import services as combat_services
+    from combat import verify
+
+    master = User.objects.get(username="mistrz")
+    campaign = characters_services.create_campaign(
+        gm=master, name=D100_CAMPAIGN, description="Dwoje bohaterów i zbój.", ruleset="d100"
+    )
+    rules = campaign.rules()
+    for user, name in D100_HEROES.items():
+        owner = User.objects.get(username=user)
+        if not owner.email:
+            owner.email = D100_EMAILS[user]
+            owner.save(update_fields=["email"])
+        characters_services.join_campaign(campaign=campaign, user=owner)
+        sheet = clean_sheet(D100_SHEETS[name], rules=rules, settings=campaign.settings)
+        Character.objects.create(campaign=campaign, owner=owner, name=name, sheet=sheet)
+    npcs = {}
+    for name in (D100_NPC, D100_HIDDEN):
+        sheet = clean_sheet(D100_SHEETS[name], rules=rules, settings=campaign.settings)
+        npcs[name] = Character.objects.create(
+            campaign=campaign, name=name, kind=Character.Kind.NPC, sheet=sheet
+        ).pk
+    seated = list(
+        campaign.characters.exclude(pk=npcs[D100_HIDDEN])
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    gm = combat_services.Viewer(user_id=master.pk, is_gm=True)
+    ids = {"campaign": campaign.pk}
+    for name, (seed, gm_seed) in D100_SEEDS.items():
+        encounter = combat_services.create_encounter(campaign=campaign, name=name, by=master)
+        encounter.seed, encounter.seed_hash = seed, verify.commitment(seed)
+        encounter.gm_seed, encounter.gm_seed_hash = gm_seed, verify.commitment(gm_seed)
+        encounter.save(update_fields=["seed", "seed_hash", "gm_seed", "gm_seed_hash"])
+        combat_services.add_combatants(encounter.pk, viewer=gm, characters=seated)
+        if name == D100_POST:
+            hidden = [npcs[D100_HIDDEN]]
+            combat_services.add_combatants(encounter.pk, viewer=gm, characters=hidden, hidden=True)
+        ids[name] = encounter.pk
+    print(json.dumps(ids))  # noqa: T201 - the fixture reads it
+
+
+@dataclass(frozen=True)
+class D100Server:
+    url: str
+    tmp: Path  # the server's folder (its mails: `server_mails(tmp)`)
+    campaign: int
+    live: int  # the encounter played live, seated, before its fight
+    post: int  # the encounter played by post, seated, before its fight
+
+    def table(self, encounter: int) -> str:
+        return f"{self.url}/encounters/{encounter}/"
+
+
+@pytest.fixture(scope="session")
+def d100_server(live_url: str, server_tmp: Path) -> D100Server:
+    """The live server with the d100 campaign of `seed_d100` added."""
+    ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_d100; seed_d100()")
+    return D100Server(live_url, server_tmp, ids["campaign"], ids[D100_LIVE], ids[D100_POST])

@@ -689,7 +689,8 @@ def _revealed(state: EncounterState, e: PostsRevealed) -> LogLine:
         target = state.combatants.get(post.action.target or "")
         if target is not None and target.hidden:
             post = replace(post, action=replace(post.action, target=None))
-        parts.append(f"{c.name}: {post_text(state, post)}")
+        said = f" — „{post.text.strip()}”" if post.text.strip() else ""
+        parts.append(f"{c.name}: {post_text(state, post)}{said}")
     text = gettext_noop("Wpisy tury %(n)s: %(all)s.")
     return _line(text, "post", [], n=e.turn, all=" | ".join(parts) or "—")
 

@@ -312,6 +312,14 @@ def test_posts_revealed_tell_every_post_but_the_hidden_ones() -> None:
     assert text(PostsRevealed(2, ())) == "Wpisy tury 2: —."
 
 
+def test_posts_revealed_carry_the_players_own_words() -> None:
+    said = Post("ala", Action("rest"), defence="unik", text="  Oddycham głęboko.  ")
+    shown = table(fighter("ala", "Ala", "a", "u1"), ORK, stage="running")
+    assert text(PostsRevealed(2, (said,)), shown) == (
+        "Wpisy tury 2: Ala: Odpoczynek; obrona: Unik — „Oddycham głęboko.”."
+    )
+
+
 @pytest.mark.parametrize(
     ("event", "expected"),
     [

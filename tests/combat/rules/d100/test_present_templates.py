@@ -149,7 +149,7 @@ def test_with_no_enemy_left_the_cast_form_still_shows() -> None:
     html = render("turn.html", table.turn_panel(t.state, "ala", everyone(t)), ALA)
     assert "Nie ma kogo zaatakować." in html and "Rzuć czar" in html
     (cast,) = [c for c in commands(html) if c["type"] == "cast"]
-    assert cast["actor"] == "ala"
+    assert cast["actor"] == "ala" and cast["spell"] == 1  # Tarcza chosen: Ogień hits nobody
 
 
 def test_a_refused_action_shows_its_reason_instead_of_a_form() -> None:

@@ -5,7 +5,8 @@ unions, ints, strs, bools, floats) needs no codec of its own: `Codec().to_data(o
 `Codec().from_data(Type, data, path)`. Unknown keys, missing fields and wrong types raise
 `ValueError` naming the field's path. A record that validates itself (a ruleset's table
 settings) is listed in `records`: it is written with `obj.to_dict()` and read with
-`Type.from_dict(dict(data))`.
+`Type.from_dict(dict(data))`. `RulesetCodec` adds the six round trips a ruleset's protocol
+asks for (commands and events by their "type" key, and the state).
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, get_args, get_origin, get_type_hints
+from typing import Any, Generic, Literal, TypeVar, get_args, get_origin, get_type_hints
 
 T = TypeVar("T")
+C = TypeVar("C")
+E = TypeVar("E")
+S = TypeVar("S")
 
 _HINTS: dict[type, dict[str, Any]] = {}
 
@@ -130,3 +134,39 @@ def _hints(cls: type) -> dict[str, Any]:
     if cls not in _HINTS:
         _HINTS[cls] = get_type_hints(cls)
     return _HINTS[cls]
+
+
+class RulesetCodec(Codec, Generic[C, E, S]):
+    """A ruleset's commands and events (each record with a `type_key`, found by it in
+    `commands` / `events`) and its state, to JSON-ready dicts and back."""
+
+    def __init__(
+        self,
+        *,
+        commands: Mapping[str, type[C]],
+        events: Mapping[str, type[E]],
+        state: type[S],
+        records: tuple[type, ...] = (),
+    ) -> None:
+        super().__init__(records)
+        self.commands, self.events, self.state = commands, events, state
+
+    def command_to_dict(self, command: C) -> dict[str, Any]:
+        return {"type": command.type_key, **self.to_data(command)}  # type: ignore[attr-defined]
+
+    def command_from_dict(self, data: Mapping[str, Any]) -> C:
+        return self.typed(self.commands, data, "command")
+
+    def event_to_dict(self, event: E) -> dict[str, Any]:
+        return {"type": event.type_key, **self.to_data(event)}  # type: ignore[attr-defined]
+
+    def event_from_dict(self, data: Mapping[str, Any]) -> E:
+        return self.typed(self.events, data, "event")
+
+    def state_to_dict(self, state: S) -> dict[str, Any]:
+        data: dict[str, Any] = self.to_data(state)
+        return data
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> S:
+        state: S = self.from_data(self.state, data, "state")
+        return state

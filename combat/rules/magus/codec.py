@@ -1,4 +1,5 @@
-"""Strict JSON round trips of commands, events and the state, driven by their type hints.
+"""Strict JSON round trips of commands, events and the state, driven by their type hints
+(`combat.rules.codec.RulesetCodec`).
 
 Unknown keys, missing fields and wrong types raise `ValueError` naming the field's path; the
 table settings go through `MagusSettings.to_dict/from_dict` (their own validation).
@@ -6,43 +7,20 @@ table settings go through `MagusSettings.to_dict/from_dict` (their own validatio
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from combat.rules.codec import Codec
+from combat.rules.codec import RulesetCodec
 from combat.rules.magus.commands import COMMANDS, Command
 from combat.rules.magus.events import EVENTS, Event
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.state import EncounterState
 
-
-def command_to_dict(command: Command) -> dict[str, Any]:
-    return {"type": command.type_key, **to_data(command)}
-
-
-def command_from_dict(data: Mapping[str, Any]) -> Command:
-    return _typed(COMMANDS, data, "command")
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-    return {"type": event.type_key, **to_data(event)}
-
-
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    return _typed(EVENTS, data, "event")
-
-
-def state_to_dict(state: EncounterState) -> dict[str, Any]:
-    data: dict[str, Any] = to_data(state)
-    return data
-
-
-def state_from_dict(data: Mapping[str, Any]) -> EncounterState:
-    state: EncounterState = from_data(EncounterState, data, "state")
-    return state
-
-
-_CODEC = Codec(records=(MagusSettings,))
+_CODEC: RulesetCodec[Command, Event, EncounterState] = RulesetCodec(
+    commands=COMMANDS, events=EVENTS, state=EncounterState, records=(MagusSettings,)
+)
+command_to_dict = _CODEC.command_to_dict
+command_from_dict = _CODEC.command_from_dict
+event_to_dict = _CODEC.event_to_dict
+event_from_dict = _CODEC.event_from_dict
+state_to_dict = _CODEC.state_to_dict
+state_from_dict = _CODEC.state_from_dict
 to_data = _CODEC.to_data
 from_data = _CODEC.from_data
-_typed = _CODEC.typed

@@ -46,6 +46,8 @@ test: test-deps lint types services
 	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m "not browser and not bench" --cov --cov-report=term
 	@echo "Coverage of the Magus package (at least 95 %):"
 	$(VENV)/bin/coverage report --include="combat/rules/magus/*" --fail-under=95
+	@echo "Coverage of the d100 package (at least 95 %):"
+	$(VENV)/bin/coverage report --include="combat/rules/d100/*" --fail-under=95
 	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
 	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DB_CONN_MAX_AGE=0 \
 		$(VENV)/bin/pytest -m "not browser and not bench" -p no:cacheprovider -q

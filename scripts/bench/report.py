@@ -122,6 +122,13 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 r.get("magus_attack_odds_cold_uncapped_max_ms"),
                 r["targets"]["magus_odds"]["met"],
             )
+        if "d100_odds" in r["targets"]:
+            add(
+                "d100 odds, cold",
+                "≤ 1 ms",
+                r.get("d100_attack_odds_cold_max_ms"),
+                r["targets"]["d100_odds"]["met"],
+            )
     if "resilience" in results:
         res = results["resilience"]
         log = res["log"]

@@ -1,4 +1,5 @@
-"""Benchmark the two rules-engine targets of the benchmark issue, without Django.
+"""Benchmark the two rules-engine targets of the benchmark issue, without Django (and, beside
+them, the Magus and d100 odds targets: scripts/bench/magus_odds.py, d100_odds.py).
 
 * exact attack odds for 30 vs 30 dice (one contested distribution, and the three defender
   options the prompt card compares) ≤ 1 ms;
@@ -44,7 +45,7 @@ from combat.rules.eleora.simulate import Policy, next_command
 from combat.rules.eleora.state import GM, Prompt
 from combat.rules.odds import _row_float, contest_odds
 from combat.rules.registry import get_ruleset
-from scripts.bench import magus_odds
+from scripts.bench import d100_odds, magus_odds
 
 ODDS_LIMIT_MS = 1.0
 REPLAY_LIMIT_S = 0.5
@@ -408,9 +409,11 @@ def measure(short: bool = False) -> dict[str, Any]:
     worst_odds = max(odds.values())  # cold caches included: the first card of a process
     head = recording.head
     magus = magus_odds.measure(short)
+    d100 = d100_odds.measure(short)
     return {
         **{key: round(value, 4) for key, value in odds.items()},
         **{key: value for key, value in magus.items() if key.startswith("magus_")},
+        **{key: value for key, value in d100.items() if key.startswith("d100_")},
         "replay_events": _events_in_force(recording),
         "replay_stored_events": recording.stored_events,
         "replay_entries": len(recording.rows),
@@ -428,6 +431,7 @@ def measure(short: bool = False) -> dict[str, Any]:
             "odds": {"limit_ms": ODDS_LIMIT_MS, "met": worst_odds <= ODDS_LIMIT_MS},
             "replay": {"limit_s": REPLAY_LIMIT_S, "met": replay_s <= REPLAY_LIMIT_S},
             "magus_odds": magus["targets"]["magus_odds"],
+            "d100_odds": d100["targets"]["d100_odds"],
         },
     }
 

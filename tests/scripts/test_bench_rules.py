@@ -30,9 +30,10 @@ KEYS = {
 
 def test_short_measure_reports_both_targets_and_a_matching_replay() -> None:
     result = measure(short=True)
-    assert {key for key in result if not key.startswith("magus_")} == KEYS
+    assert {key for key in result if not key.startswith(("magus_", "d100_"))} == KEYS
     assert result["magus_attack_odds_cold_uncapped_max_ms"] > 0  # the Magus odds, beside them
-    assert set(result["targets"]) == {"odds", "replay", "magus_odds"}
+    assert result["d100_attack_odds_cold_max_ms"] > 0  # and the d100 odds
+    assert set(result["targets"]) == {"odds", "replay", "magus_odds", "d100_odds"}
     assert json.loads(json.dumps(result)) == result  # JSON-ready as it is
     assert result["replay_matches"] is True
     assert result["short"] is True

@@ -149,7 +149,9 @@ def add_combatants(
     if not viewer.is_gm:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
     encounter = Encounter.objects.select_related("campaign").get(pk=encounter_id)
-    chosen = list(Character.objects.filter(campaign=encounter.campaign, pk__in=list(characters)))
+    found = Character.objects.filter(campaign=encounter.campaign, pk__in=list(characters))
+    # In the order the GM listed them (a database returns them in any order it likes).
+    chosen = sorted(found, key=lambda c: list(characters).index(c.pk))
     if len(chosen) != len(set(characters)):
         raise Refused("postac", _("Nie ma takiej postaci w tej kampanii."))
     counts = dict(creatures or {})
@@ -479,7 +481,11 @@ class EntryRolls:
 
     def decide(self, state: Any, command: Any) -> list[Any]:
         """The command's events (a refusal as `Refused`), decided with the entry's dice."""
-        events = _decide(self.rules, state, command, self.rng_for(command))
+        rng = self.rng_for(command)
+        if self.slot is None:  # dice nobody will check: decided as they come
+            events = _decide(self.rules, state, command, rng)
+        else:
+            events = _decide(self.rules, state, command, rng, canonical=True)
         self.commands.append(self.rules.command_to_dict(command))
         return events
 
@@ -674,8 +680,12 @@ def _parse(rules: Ruleset, data: Mapping[str, Any]) -> Any:
         raise Refused("schemat", _("Błędne polecenie: %(detail)s") % {"detail": exc}) from None
 
 
-def _decide(rules: Ruleset, state: Any, command: Any, rng: RNG | None) -> list[Any]:
+def _decide(
+    rules: Ruleset, state: Any, command: Any, rng: RNG | None, *, canonical: bool = False
+) -> list[Any]:
     try:
+        if canonical:  # seeded dice: as `combat.verify` decides them again
+            return verify.decide_canonically(rules, state, command, rng)
         return rules.decide(state, command, rng or _system_rng)
     except RuleViolation as refusal:
         # The rules give a Polish msgid and its values: shown in the viewer's language, or as

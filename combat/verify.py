@@ -104,6 +104,28 @@ def secret_dice(rules: Ruleset, command: Any) -> bool:
     return capability is not None and capability.secret_dice(command)
 
 
+def decide_canonically(rules: Ruleset, state: Any, command: Any, rng: Any) -> list[Any]:
+    """`rules.decide` on the state and command with every mapping in sorted key order.
+
+    PostgreSQL's jsonb keeps an object's keys in its own order, not the order they were
+    written, so a state read back from the database (or a command from the log) can iterate
+    its mappings in another order than the fold of the log gives, and a ruleset that rolls
+    while it iterates (initiative for each combatant) would draw the same dice for other
+    combatants. Deciding on the canonical order, live and when checking, makes an entry's
+    dice depend on its content alone."""
+    canonical_state = rules.state_from_dict(_sorted(rules.state_to_dict(state)))
+    canonical_command = rules.command_from_dict(_sorted(rules.command_to_dict(command)))
+    return rules.decide(canonical_state, canonical_command, rng)
+
+
+def _sorted(data: Any) -> Any:
+    if isinstance(data, Mapping):
+        return {key: _sorted(data[key]) for key in sorted(data, key=str)}
+    if isinstance(data, list | tuple):
+        return [_sorted(item) for item in data]
+    return data
+
+
 def seeded(encounter: Encounter) -> bool:
     """The encounter draws its dice from committed seeds (not one from before them)."""
     return bool(encounter.seed and encounter.gm_seed)
@@ -285,7 +307,7 @@ class _Checker:
             for command in parsed:
                 kind = secret_dice(rules, command)
                 rng = dice.setdefault(kind, EntryDice(self.seeds[kind], slot))
-                new = rules.decide(state, command, rng)
+                new = decide_canonically(rules, state, command, rng)
                 decided += new
                 state = rules.replay(state, new)
         except RuleViolation as refusal:

@@ -5,6 +5,7 @@ unless the GM exports the GM's version."""
 from __future__ import annotations
 
 import html
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -108,6 +109,10 @@ def exported(client: Client, party: Party, **query: str) -> str:
 
 
 def matches_file(text: str, name: str) -> None:
+    """The export equals its checked file (EXPORT_WRITE_EXPECTED=1 writes the files anew:
+    read them before keeping them)."""
+    if os.environ.get("EXPORT_WRITE_EXPECTED"):
+        (EXPECTED / name).write_text(text, encoding="utf-8")
     assert text == (EXPECTED / name).read_text(encoding="utf-8"), name
 
 

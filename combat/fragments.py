@@ -134,13 +134,14 @@ def _line(entry: LogEntry, line: Mapping[str, Any], first: int = 1) -> Line:
     """`first`: the number in its entry of the line's first roll (`n`, its permanent link is
     the entry's roll page + `#r<n>`)."""
     text = engine_text(str(line.get("text", "")), line.get("params") or {}, "")
-    rolls = [{**_roll(roll), "n": first + k} for k, roll in enumerate(line.get("rolls") or ())]
+    rolls = [{**roll_texts(roll), "n": first + k} for k, roll in enumerate(line.get("rolls") or ())]
     kind, secret = line.get("kind", ""), bool(line.get("secret"))
     return Line(entry.seq, text, kind, rolls, secret, entry.undone)
 
 
-def _roll(roll: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored roll with its summary in the viewer's language ("sukcesy: 2", "wynik 37")."""
+def roll_texts(roll: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored roll with its summary in the viewer's language ("sukcesy: 2", "wynik 37"), as
+    the log, the verification pages and the export show it."""
     result = roll.get("result", roll.get("successes", 0))
     params = {**(roll.get("summary_params") or {}), "n": result}
     summary = engine_text(str(roll.get("summary") or ""), params, "")
@@ -155,9 +156,6 @@ def _roll(roll: Mapping[str, Any]) -> dict[str, Any]:
         "label_text": _(label) if label else "",
         "modifier_texts": modifiers,
     }
-
-
-roll_texts = _roll  # a stored roll as the log shows it (the verification pages too)
 
 
 def roll_numbers(lines: Sequence[Mapping[str, Any]]) -> list[int]:

@@ -211,6 +211,7 @@ class SeatView:
     ready: bool = False
     marks: tuple[str, ...] = ()
     removable: frozenset[str] = frozenset()
+    position: tuple[int, int] | None = None  # the token's field on the battle map
 
 
 Stage = Literal["setup", "running", "ended"]
@@ -604,6 +605,63 @@ class SheetCheck(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class MapSpec:
+    """The battle map a ruleset plays on: its geometry, metres per field, a new map's size,
+    and the msgids naming darkness levels 1–3 (() where the ruleset has no darkness rule)."""
+
+    geometry: Literal["square", "hex"]
+    metres: int
+    width: int = 20
+    height: int = 15
+    darkness: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RouteView:
+    """A move shown before it is confirmed: the path (start first), whether it may be made
+    (else `reason`), its cost as a msgid with values ("%(used)d m z %(left)d m"), what it
+    brings about (`notes`: an Atak okazyjny it provokes, a charge's bonus), the move modes the
+    actor may pick (`modes`: (key, msgid)) with the one shown, and `command`, the ruleset's
+    command as a dict, that confirming sends."""
+
+    actor: str
+    path: tuple[tuple[int, int], ...]
+    allowed: bool
+    cost: str = ""
+    cost_params: Mapping[str, Any] = field(default_factory=dict)
+    reason: str = ""
+    reason_params: Mapping[str, Any] = field(default_factory=dict)
+    notes: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    modes: tuple[tuple[str, str], ...] = ()
+    mode: str = ""
+    command: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class BattleMaps(Protocol):
+    """A battle map (`combat.rules.battlemap`): the GM lays and paints it, tokens stand on it,
+    and moves are previewed on it. The map lives in the ruleset's state, so it is replayed and
+    undone with the log; seat positions come in `SeatView.position`."""
+
+    def map_spec(self) -> MapSpec: ...
+
+    def battle_map(self, state: Any) -> Any:
+        """The encounter's `BattleMap`, or None while it has none."""
+
+    def map_command(self, edit: Any, now: float) -> Any:
+        """The GM's command making a `battlemap.Edit`."""
+
+    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> Any:
+        """The GM's command putting a seat's token on a field (None: off the map)."""
+
+    def route(
+        self, state: Any, actor: str, to: tuple[int, int], mode: str, now: float
+    ) -> RouteView:
+        """The move of `actor` to `to` in `mode` ("" for the first the actor may use);
+        RuleViolation when there is nothing to show (no map, no token)."""
+
+
 def prompts_of(rules: object) -> Prompts | None:
     """`rules` as a ruleset with reaction prompts, or None without them."""
     return rules if isinstance(rules, Prompts) else None
@@ -622,6 +680,11 @@ def secret_rolls_of(rules: object) -> SecretRolls | None:
 def sheet_check_of(rules: object) -> SheetCheck | None:
     """`rules` as a ruleset with whole-sheet rules, or None without them."""
     return rules if isinstance(rules, SheetCheck) else None
+
+
+def battle_maps_of(rules: object) -> BattleMaps | None:
+    """`rules` as a ruleset with a battle map, or None without one."""
+    return rules if isinstance(rules, BattleMaps) else None
 
 
 def simulator_of(rules: object) -> Simulator | None:

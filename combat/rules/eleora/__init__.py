@@ -6,26 +6,32 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from combat.rules import battlemap
 from combat.rules.base import (
     Badge,
     DerivedValue,
     LegalAction,
     LogLine,
+    MapSpec,
     OddsView,
     PromptView,
+    RouteView,
     RuleViolation,
     StatSpec,
     TableView,
     gettext_noop,
 )
 from combat.rules.dice import RNG, pool_size
-from combat.rules.eleora import autoplay, engine, narrate, prompts, simulate, table
+from combat.rules.eleora import autoplay, engine, narrate, prompts, routes, simulate, space, table
 from combat.rules.eleora import conditions as cond
+from combat.rules.eleora.attack import position_notes, weapon_profile
 from combat.rules.eleora.commands import (
     Command,
     DeclareAttack,
+    EditMap,
     GMRoll,
     JoinCombat,
+    PlaceCombatant,
     ResolveExpired,
     RevealStats,
     SetHidden,
@@ -266,7 +272,11 @@ class EleoraRuleset:
             raise RuleViolation("podglad", gettext_noop("Szanse można policzyć tylko dla ataku."))
         # The command's own checks, as declaring it would run them (the dice are dropped).
         engine.decide(state, command, simulate.SeededRNG(0))
-        return table.odds_view(self.attack_odds(state, command), command.target, prompt=False)
+        view = table.odds_view(self.attack_odds(state, command), command.target, prompt=False)
+        attacker, target = state.get(command.actor), state.get(command.target)
+        profile = weapon_profile(attacker, command.weapon, thrown=command.thrown)
+        notes = position_notes(state, attacker, target, profile)
+        return dataclasses.replace(view, notes=(*notes, *view.notes))
 
     def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
         """The odds of each answer to a prompt, by the prompt's option keys."""
@@ -325,6 +335,26 @@ class EleoraRuleset:
 
     def prompt_odds(self, state: EncounterState, prompt_id: str) -> AttackOdds | None:
         return queries.prompt_odds(state, prompt_id)
+
+    # --- the battle map -------------------------------------------------------------------
+
+    def map_spec(self) -> MapSpec:
+        """Square fields of 1 m; darkness levels as the document names them."""
+        return MapSpec("square", 1, darkness=space.DARKNESS_NAMES)
+
+    def battle_map(self, state: EncounterState) -> battlemap.BattleMap | None:
+        return state.battlemap
+
+    def map_command(self, edit: battlemap.Edit, now: float) -> EditMap:
+        return EditMap(actor=GM, edit=edit, now=now)
+
+    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> PlaceCombatant:
+        return PlaceCombatant(actor=GM, target=seat, to=to, now=now)
+
+    def route(
+        self, state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+    ) -> RouteView:
+        return routes.route(state, actor, to, mode, now)
 
 
 def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> DerivedValue:

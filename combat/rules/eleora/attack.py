@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import Modifier, PoolRoll, pool_size
-from combat.rules.eleora import grid
-from combat.rules.eleora.environment import darkness_modifiers, improvised_modifier
+from combat.rules.eleora import grid, space
+from combat.rules.eleora.environment import improvised_modifier
 from combat.rules.eleora.odds import przebicia_for, reduction_for
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import (
@@ -26,7 +27,7 @@ from combat.rules.eleora.sheet import (
     attack_base,
     derive,
 )
-from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack
+from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack, Position
 
 MELEE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "powalenie"})
 NO_DAMAGE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "oslepienie"})
@@ -126,10 +127,21 @@ def skill_pool(
 
 
 def penalties(
-    state: EncounterState, c: Combatant, *, skill_test: bool, darkness: bool = True
+    state: EncounterState,
+    c: Combatant,
+    *,
+    skill_test: bool,
+    darkness: bool = True,
+    fields: tuple[Position | None, ...] | None = None,
 ) -> list[Modifier]:
-    """Penalties on every test of this character: darkness, Zmęczenie, Unieruchomienie."""
-    mods = list(darkness_modifiers(state.darkness, state.settings)) if darkness else []
+    """Penalties on every test of this character: darkness, Zmęczenie, Unieruchomienie.
+
+    Darkness is the darker of the table's lighting and the map's on `fields` (by default the
+    character's own field; an attack passes both ends of the exchange)."""
+    mods: list[Modifier] = []
+    if darkness:
+        where = (c.position,) if fields is None else fields
+        mods += [n.modifier for n in space.darkness_notes(state, where)]
     if c.fatigue:
         mods.append(Modifier(-c.fatigue, "Zmęczenie"))
     held = c.stacks("unieruchomienie")
@@ -183,6 +195,7 @@ def check_attack(
         )
     if profile.ranged:
         _check_ranged(attacker, profile)
+        space.require_sight(state, attacker, target)
     elif (
         attacker.position
         and target.position
@@ -256,15 +269,73 @@ def attack_modifiers(
     mods += _position_bonus(state, attacker, target, profile)
     mods += _weapon_modifiers(attacker, target, profile, s, opportunity)
     mods += _special_modifiers(target, special, flat, s)
-    if profile.ranged and screened:
+    screen = space.cover(state, attacker, target) if profile.ranged else None
+    if screen is not None:
+        mods.append(screen.modifier)
+    elif profile.ranged and screened:  # the GM's ruling, for what the map does not show
         mods.append(Modifier(-s.ranged_cover_penalty, "Cel zasłonięty lub za przeszkodą"))
     if attacker.has("szal"):
         mods.append(Modifier(s.frenzy_attack_bonus, "Szał"))
-    mods += penalties(state, attacker, skill_test=True)
+    mods += penalties(state, attacker, skill_test=True, fields=exchange_fields(attacker, target))
     mods += _blinded(state, attacker, mods, floor=0)
     if heroism:
         mods.append(Modifier(1, "Kostka Heroizmu"))
     return tuple(m for m in mods if m.dice != 0 or m in mods[:2])
+
+
+def exchange_fields(attacker: Combatant, target: Combatant) -> tuple[Position | None, ...]:
+    """The fields whose darkness an Atak and its Obrona take: the darker of the two ends."""
+    return (attacker.position, target.position)
+
+
+def position_notes(
+    state: EncounterState,
+    attacker: Combatant,
+    target: Combatant,
+    profile: WeaponProfile,
+    *,
+    opportunity: bool = False,
+) -> list[tuple[str, dict[str, Any]]]:
+    """What the map (and a Szarża) adds to an attack, as the odds preview explains it: the
+    flank and who makes it, a screen and who or what it is, Osaczenie of the target, the
+    darkness of a field, the charge's dice. The same modifiers the attack's pools get."""
+    notes: list[tuple[str, dict[str, Any]]] = []
+    if charge_applies(attacker, target) and not opportunity:
+        notes.append((gettext_noop("Szarża: +%(n)s"), {"n": attacker.charge_bonus}))
+    flank = _flank(state, attacker, target, profile)
+    if flank.modifier is not None and flank.ally is not None:
+        who = next((c.name for c in state.allies_of(attacker.id) if c.position == flank.ally), "")
+        text = (
+            gettext_noop("Flankowanie pełne z %(who)s: +%(n)s")
+            if flank.kind == "pelna"
+            else gettext_noop("Pół-flanka z %(who)s: +%(n)s")
+        )
+        notes.append((text, {"who": who, "n": flank.modifier.dice}))
+    screen = space.cover(state, attacker, target) if profile.ranged else None
+    if screen is not None:
+        notes.append((screen.text, screen.params))
+    crowd = _surrounded(state, target)
+    if crowd:
+        count = sum(
+            1
+            for e in state.enemies_of(target.id)
+            if e.position
+            and e.conscious
+            and target.position
+            and grid.adjacent(e.position, target.position)
+        )
+        notes.append(
+            (
+                gettext_noop(
+                    "Osaczenie: %(name)s ma obok %(count)s przeciwników, −%(n)s do Obrony"
+                ),
+                {"name": target.name, "count": count, "n": -crowd[0].dice},
+            )
+        )
+    for n in space.darkness_notes(state, exchange_fields(attacker, target)):
+        if n.text:
+            notes.append((n.text, n.params))
+    return notes
 
 
 def aim_bonus(attacker: Combatant, target: Combatant, settings: TableSettings) -> tuple[int, int]:
@@ -285,15 +356,21 @@ def _position_bonus(
     state: EncounterState, attacker: Combatant, target: Combatant, profile: WeaponProfile
 ) -> list[Modifier]:
     """Flankowanie from the map (melee only: it needs the attacker beside the target)."""
+    flank = _flank(state, attacker, target, profile)
+    return [flank.modifier] if flank.modifier else []
+
+
+def _flank(
+    state: EncounterState, attacker: Combatant, target: Combatant, profile: WeaponProfile
+) -> grid.Flank:
     if profile.ranged or attacker.position is None or target.position is None:
-        return []
+        return grid.Flank(None, None, None)
     allies = [
         a.position
         for a in state.allies_of(attacker.id)
         if a.position is not None and a.conscious and a.side != target.side
     ]
-    flank = grid.flanking(attacker.position, target.position, allies, state.settings)
-    return [flank.modifier] if flank.modifier else []
+    return grid.flanking(attacker.position, target.position, allies, state.settings)
 
 
 def _weapon_modifiers(
@@ -393,7 +470,9 @@ def defence_modifiers(
     if target.has("szal"):
         mods.append(Modifier(-s.frenzy_defence_penalty, "Szał"))
     mods += _surrounded(state, target)
-    mods += penalties(state, target, skill_test=True, darkness=s.darkness_on_defence)
+    attacker = state.combatants.get(attack.attacker)
+    fields = exchange_fields(attacker, target) if attacker is not None else None
+    mods += penalties(state, target, skill_test=True, darkness=s.darkness_on_defence, fields=fields)
     mods += _blinded(state, target, mods, floor=blinded_floor(target, s))
     if attack.defence_heroism:
         mods.append(Modifier(1, "Kostka Heroizmu"))

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
+from combat.rules.battlemap import Edit
 from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.state import GM, Position
@@ -408,7 +409,8 @@ class GMRoll(GMCommand):
 @_register
 @dataclass(frozen=True, kw_only=True)
 class PlaceCombatant(GMCommand):
-    """Put a combatant on a square (or off the map with None); no action, no checks."""
+    """Put a combatant on a square (or off the map with None); no action. With a battle map
+    the field must be on it, free, and neither a wall nor an obstacle."""
 
     type_key: ClassVar[str] = "place_combatant"
     target: str
@@ -437,11 +439,22 @@ class OfferOpportunity(GMCommand):
 @_register
 @dataclass(frozen=True, kw_only=True)
 class DeclareAreaAttack(GMCommand):
-    """An area attack covers these characters: each may react with Ucieczka."""
+    """An area attack covers these characters, and everyone standing on `fields` of the
+    battle map: each may react with Ucieczka."""
 
     type_key: ClassVar[str] = "declare_area_attack"
-    targets: tuple[str, ...]
+    targets: tuple[str, ...] = ()
     label: str = ""
+    fields: tuple[Position, ...] = ()
+
+
+@_register
+@dataclass(frozen=True, kw_only=True)
+class EditMap(GMCommand):
+    """The GM lays, paints, resizes, restyles or removes the battle map (`battlemap.Edit`)."""
+
+    type_key: ClassVar[str] = "edit_map"
+    edit: Edit
 
 
 @_register

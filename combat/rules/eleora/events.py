@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from combat.rules.battlemap import Edit
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.conditions import ConditionInstance
@@ -445,6 +446,15 @@ class EnvironmentChanged(Event):
 class CombatantJoined(Event):
     type_key: ClassVar[str] = "combatant_joined"
     combatant: Combatant
+
+
+@_register
+@dataclass(frozen=True, kw_only=True)
+class MapEdited(Event):
+    """The GM's edit of the battle map (checked by `battlemap.check_edit`)."""
+
+    type_key: ClassVar[str] = "map_edited"
+    edit: Edit
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

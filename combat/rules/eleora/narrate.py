@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from combat.rules import battlemap
 from combat.rules.base import LogLine, RollView, gettext_noop
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora import conditions as cond
@@ -47,6 +48,7 @@ from combat.rules.eleora.events import (
     ItemMoved,
     ItemUsed,
     MaimingRolled,
+    MapEdited,
     MountAdrift,
     MountChanged,
     Moved,
@@ -837,9 +839,23 @@ def _combatant_changed(state: EncounterState, e: CombatantChanged) -> LogLine | 
 
 
 def _combatant_placed(state: EncounterState, e: CombatantPlaced) -> LogLine | None:
-    if state.phase == "setup":
-        return None  # arranging the map before the fight is not the fight's story
     name = _name(state, e.combatant)
+    if state.battlemap is not None:
+        # On the battle map every token the GM sets is told (a hidden one's line carries its
+        # id in `actors`, so players who may not see it never get the line).
+        if e.to is None:
+            return _line(
+                gettext_noop("MG zdejmuje z mapy: %(name)s."), "gm", [e.combatant], name=name
+            )
+        return _line(
+            gettext_noop("MG stawia: %(name)s na polu %(field)s."),
+            "gm",
+            [e.combatant],
+            name=name,
+            field=battlemap.label(e.to),
+        )
+    if state.phase == "setup":
+        return None  # arranging the picture before the fight is not the fight's story
     if e.to is None:
         return _line(gettext_noop("MG zdejmuje z mapy: %(name)s."), "gm", [e.combatant], name=name)
     return _line(
@@ -869,6 +885,43 @@ def _environment_changed(state: EncounterState, e: EnvironmentChanged) -> LogLin
             "gm",
             squares=len(e.difficult_terrain),
         )
+    return None
+
+
+_PAINT = {
+    "wall": gettext_noop("MG rysuje ściany na mapie (pola: %(n)s)."),
+    "obstacle": gettext_noop("MG stawia przeszkody na mapie (pola: %(n)s)."),
+    "difficult": gettext_noop("MG zaznacza trudny teren na mapie (pola: %(n)s)."),
+    "dark1": gettext_noop("MG zaznacza półmrok na mapie (pola: %(n)s)."),
+    "dark2": gettext_noop("MG zaznacza ciemność na mapie (pola: %(n)s)."),
+    "dark3": gettext_noop("MG zaznacza całkowitą ciemność na mapie (pola: %(n)s)."),
+    "light": gettext_noop("MG oświetla pola mapy (pola: %(n)s)."),
+    "erase": gettext_noop("MG czyści pola mapy (pola: %(n)s)."),
+}
+
+
+def _map_edited(state: EncounterState, e: MapEdited) -> LogLine | None:
+    match e.edit:
+        case battlemap.Remove():
+            return _line(gettext_noop("MG usuwa mapę."), "gm")
+        case battlemap.Resize(width=width, height=height):
+            if state.battlemap is None:
+                return _line(
+                    gettext_noop("MG rozkłada mapę %(width)s × %(height)s pól."),
+                    "gm",
+                    width=width,
+                    height=height,
+                )
+            return _line(
+                gettext_noop("MG zmienia rozmiar mapy: %(width)s × %(height)s pól."),
+                "gm",
+                width=width,
+                height=height,
+            )
+        case battlemap.Paint(tool=tool, fields=fields):
+            return _line(_PAINT[tool], "gm", n=len(fields))
+        case battlemap.Look():
+            return _line(gettext_noop("MG zmienia wygląd mapy."), "gm")
     return None
 
 
@@ -923,6 +976,7 @@ NARRATORS: dict[type[Event], Narrator] = {
     PromptClosed: _prompt_closed,
     CombatantChanged: _combatant_changed,
     CombatantPlaced: _combatant_placed,
+    MapEdited: _map_edited,
     EnvironmentChanged: _environment_changed,
     CombatantJoined: _combatant_joined,
 }

@@ -7,14 +7,16 @@ Seeded, so a simulation is reproducible; it uses the real engine, so it plays th
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from combat.rules import battlemap
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG
-from combat.rules.eleora import grid
+from combat.rules.eleora import grid, space
 from combat.rules.eleora.commands import (
     ChooseReaction,
     Command,
@@ -177,9 +179,11 @@ def _throws(me: Combatant, target: Combatant, weapon: str) -> bool:
 def _approach(state: EncounterState, me: Combatant, target: Combatant, now: float) -> Command:
     """Step straight toward the target over free squares, as far as one Ruch allows."""
     assert me.position is not None and target.position is not None
+    allowance = grid.movement_allowance(state.settings, prone=me.has("powalenie"))
+    if state.battlemap is not None:
+        return _approach_on_map(state, me, target, allowance, now)
     taken = {c.position for c in state.combatants.values() if c.position and c.id != me.id}
     path = [me.position]
-    allowance = grid.movement_allowance(state.settings, prone=me.has("powalenie"))
     while len(path) <= allowance and not grid.adjacent(path[-1], target.position):
         dx, dy = grid.step_towards(path[-1], target.position)
         square = (path[-1][0] + dx, path[-1][1] + dy)
@@ -189,6 +193,26 @@ def _approach(state: EncounterState, me: Combatant, target: Combatant, now: floa
     if len(path) == 1 or me.has("unieruchomienie"):
         return EndTurn(actor=me.id, now=now)
     return Move(actor=me.id, path=tuple(path[1:]), now=now)
+
+
+def _approach_on_map(
+    state: EncounterState, me: Combatant, target: Combatant, allowance: int, now: float
+) -> Command:
+    """On the battle map: the reachable free field nearest the target (walls, obstacles and
+    Trudny Teren as the map has them; nobody's field crossed), then the cheapest path to it."""
+    assert state.battlemap is not None and me.position is not None
+    assert target.position is not None
+    m = dataclasses.replace(state.battlemap, difficult=tuple(sorted(space.difficult(state))))
+    taken = {c.position for c in state.combatants.values() if c.position and c.id != me.id}
+    costs = battlemap.reachable(m, me.position, allowance, closed=taken)
+    there = target.position
+    goal = min(costs, key=lambda f: (m.distance(f, there), costs[f], f))
+    if goal == me.position or me.has("unieruchomienie"):
+        return EndTurn(actor=me.id, now=now)
+    found = battlemap.route(m, me.position, goal, closed=taken)
+    if found is None:
+        return EndTurn(actor=me.id, now=now)
+    return Move(actor=me.id, path=found.path[1:], now=now)
 
 
 def hit_rate(state: EncounterState, command: DeclareAttack, trials: int, seed: int = 0) -> float:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.battlemap import BattleMap
 from combat.rules.dice import Modifier
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.codec import from_data, to_data
@@ -181,6 +182,7 @@ class EncounterState:
     acted: tuple[str, ...] = ()  # whose turn has begun this round
     next_id: int = 1
     winner: str | None = None
+    battlemap: BattleMap | None = None  # the GM's map (square, 1 m per field), if laid
 
     def get(self, combatant_id: str) -> Combatant:
         """The combatant with this id; RuleViolation (readable) when there is none."""

@@ -91,6 +91,7 @@ def _seat(state: EncounterState, c: Combatant) -> SeatView:
         ready=bool(c.setup_roll),
         marks=tuple(i.label for i in c.injuries),
         removable=frozenset(x.key for x in c.conditions),
+        position=c.position if state.battlemap is not None else None,
     )
 
 
@@ -129,6 +130,8 @@ def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) ->
         "targets": targets,
         "enemies": enemies,
         "weapons": queries.weapon_choices(state, actor_id, enemies),
+        # On the battle map a Ruch is picked by tapping a field (the map previews the route).
+        "on_map": state.battlemap is not None and actor.position is not None,
     }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from combat.rules import battlemap
 from combat.rules.base import LogLine, RollView
 from combat.rules.dice import Modifier, PoolRoll, replay_pool
 from combat.rules.eleora import narrate
@@ -46,6 +47,7 @@ from combat.rules.eleora.events import (
     ItemMoved,
     ItemUsed,
     MaimingRolled,
+    MapEdited,
     MountAdrift,
     MountChanged,
     Moved,
@@ -125,6 +127,11 @@ def fight(settings: TableSettings | None = None, **wolf: object) -> EncounterSta
 
 def setup() -> EncounterState:
     return make_state(make_combatant("ala", name="Radosław Szablista"))
+
+
+def mapped() -> EncounterState:
+    """The fight on a laid battle map (12 × 8 fields)."""
+    return replace(fight(), battlemap=battlemap.new_map("square", 1, 12, 8))
 
 
 def with_prompt(prompt: Prompt, **wolf: object) -> EncounterState:
@@ -771,6 +778,25 @@ CASES: list[Case] = [
         setup,
         CombatantJoined(combatant=make_combatant("wilk2", "foes", name="Wilk 2")),
         "Do walki dołącza: Wilk 2.",
+    ),
+    (setup, MapEdited(edit=battlemap.Resize(12, 8)), "MG rozkłada mapę 12 × 8 pól."),
+    (mapped, MapEdited(edit=battlemap.Resize(10, 9)), "MG zmienia rozmiar mapy: 10 × 9 pól."),
+    (
+        mapped,
+        MapEdited(edit=battlemap.Paint("wall", ((1, 1), (1, 2)))),
+        "MG rysuje ściany na mapie (pola: 2).",
+    ),
+    (
+        mapped,
+        MapEdited(edit=battlemap.Paint("dark2", ((1, 1),))),
+        "MG zaznacza ciemność na mapie (pola: 1).",
+    ),
+    (mapped, MapEdited(edit=battlemap.Look("#112233")), "MG zmienia wygląd mapy."),
+    (mapped, MapEdited(edit=battlemap.Remove(confirm=True)), "MG usuwa mapę."),
+    (
+        mapped,
+        CombatantPlaced(combatant="wilk", to=(2, 3)),
+        "MG stawia: Wilk 1 na polu C4.",
     ),
 ]
 

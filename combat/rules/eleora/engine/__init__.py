@@ -29,6 +29,7 @@ from combat.rules.eleora.commands import (
     Draw,
     DropItem,
     EditHealth,
+    EditMap,
     EndCombat,
     EndTurn,
     Evade,
@@ -192,6 +193,8 @@ def _dispatch_gm(state: EncounterState, command: Command, rng: RNG) -> list[Even
             return gm.declare_area_attack(state, command)
         case JoinCombat():
             return gm.join_combat(state, command, rng)
+        case EditMap():
+            return gm.edit_map(state, command)
     raise RuleViolation(
         "nieznane_polecenie",
         gettext_noop("Nieznane polecenie: %(command)s."),

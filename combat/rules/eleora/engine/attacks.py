@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, roll_pool
-from combat.rules.eleora import grid
+from combat.rules.eleora import grid, space
 from combat.rules.eleora.attack import (
     attack_modifiers,
     check_attack,
@@ -240,6 +240,7 @@ def push(batch: Batch, pusher: str, target: str, metres: int) -> None:
     result = grid.forced_movement(
         bodies,
         [grid.Push(target, direction, metres)],
+        space.push_walls(state),
         collision_rounding=state.settings.collision_rounding,
     )
     for key, square in result.positions.items():

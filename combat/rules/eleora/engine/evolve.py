@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from combat.rules import battlemap
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, health
 from combat.rules.eleora.events import (
@@ -39,6 +40,7 @@ from combat.rules.eleora.events import (
     ItemMoved,
     ItemUsed,
     MaimingRolled,
+    MapEdited,
     MountAdrift,
     MountChanged,
     Moved,
@@ -224,11 +226,24 @@ def _evolve_gm(state: EncounterState, event: Event) -> EncounterState:
             return state.update(who, position=to)
         case EnvironmentChanged(darkness=darkness, difficult_terrain=terrain):
             return replace(state, darkness=darkness, difficult_terrain=frozenset(terrain))
+        case MapEdited(edit=edit):
+            return _map_edited(state, edit)
         case CombatantJoined(combatant=c):
             order = state.order if c.id in state.order or state.phase == "setup" else None
             state = state.put(c)
             return replace(state, order=order if order is not None else _insert(state, c))
     raise ValueError(f"unknown event: {type(event).__name__}")
+
+
+def _map_edited(state: EncounterState, edit: battlemap.Edit) -> EncounterState:
+    """The map after the edit; tokens off it (the map removed, or a new one laid smaller than
+    where they stood) lose their positions."""
+    m = battlemap.apply_edit(state.battlemap, edit, "square", 1)
+    state = replace(state, battlemap=m)
+    for c in state.combatants.values():
+        if c.position is not None and (m is None or not m.inside(c.position)):
+            state = state.put(replace(c, position=None))
+    return state
 
 
 # --- turn structure ---------------------------------------------------------------------------

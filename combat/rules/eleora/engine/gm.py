@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from combat.rules import battlemap
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, roll_pool
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora import grid
+from combat.rules.eleora import grid, space
 from combat.rules.eleora.commands import (
     AddCondition,
     ApplyDamage,
     DeclareAreaAttack,
     EditHealth,
+    EditMap,
     GMRoll,
     Heal,
     JoinCombat,
@@ -40,13 +42,14 @@ from combat.rules.eleora.events import (
     Event,
     GMRolled,
     HealthChanged,
+    MapEdited,
     PromptOpened,
 )
 from combat.rules.eleora.healing import HealthTrack, magic_healing
 from combat.rules.eleora.health import split_healing
 from combat.rules.eleora.initiative import roll_initiative, supplied_initiative
 from combat.rules.eleora.sheet import derive
-from combat.rules.eleora.state import GM, EncounterState, Prompt
+from combat.rules.eleora.state import GM, EncounterState, Position, Prompt
 from combat.rules.records import replace
 
 MAX_GM_DICE = 60
@@ -165,17 +168,27 @@ def gm_roll(state: EncounterState, cmd: GMRoll, rng: RNG) -> list[Event]:
 
 
 def place_combatant(state: EncounterState, cmd: PlaceCombatant) -> list[Event]:
+    """The GM sets a token (any phase, no action): with a map, on it and on a free field that
+    is neither a wall nor an obstacle."""
     c = state.get(cmd.target)
     if cmd.to is not None:
+        if state.battlemap is not None:
+            space.check_field(state.battlemap, cmd.to)
         taken = [o for o in state.combatants.values() if o.position == cmd.to and o.id != c.id]
         if taken:
             raise RuleViolation(
                 "zajete",
                 gettext_noop("Pole %(square)s zajmuje %(name)s."),
-                square=str(cmd.to),
+                square=space.field_label(state, cmd.to),
                 name=taken[0].name,
             )
     return [CombatantPlaced(combatant=c.id, to=cmd.to)]
+
+
+def edit_map(state: EncounterState, cmd: EditMap) -> list[Event]:
+    """The GM's edit of the battle map, checked against where the tokens stand."""
+    battlemap.check_edit(state.battlemap, cmd.edit, occupied=space.occupied(state))
+    return [MapEdited(edit=cmd.edit)]
 
 
 def set_environment(state: EncounterState, cmd: SetEnvironment) -> list[Event]:
@@ -216,7 +229,7 @@ def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[E
     require_active(state)
     events: list[Event] = []
     next_id = state.next_id
-    for cid in dict.fromkeys(cmd.targets):
+    for cid in dict.fromkeys((*cmd.targets, *_standing_on(state, cmd.fields))):
         c = state.get(cid)
         if reaction_refusal(c, defensive=True) is not None:
             continue
@@ -231,6 +244,26 @@ def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[E
         next_id += 1
         events.append(PromptOpened(prompt=prompt))
     return events
+
+
+def _standing_on(state: EncounterState, fields: tuple[Position, ...]) -> list[str]:
+    """Who stands on the area's fields (on the map; off-map fields are refused)."""
+    if not fields:
+        return []
+    m = state.battlemap
+    if m is None:
+        raise RuleViolation(
+            "brak_mapy", gettext_noop("Pola ataku obszarowego można wskazać tylko na mapie.")
+        )
+    for f in fields:
+        if not m.inside(f):
+            raise RuleViolation(
+                "poza_mapa",
+                gettext_noop("Pole %(field)s jest poza mapą."),
+                field=battlemap.label(f),
+            )
+    area = frozenset(fields)
+    return [c.id for c in state.combatants.values() if c.position in area and c.status != "dead"]
 
 
 def in_reach(state: EncounterState, a: str, b: str) -> bool:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from combat.rules import battlemap
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
-from combat.rules.eleora import grid
+from combat.rules.eleora import grid, space
 from combat.rules.eleora.attack import skill_pool
 from combat.rules.eleora.commands import Evade, Move
 from combat.rules.eleora.conditions import ConditionInstance
@@ -57,6 +58,11 @@ def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
     _aftermath(batch, c, result)
     if result.wasted or result.metres <= 0:
         return batch.events
+    if path and cmd.mode in ROLLED_MODES and not (cmd.mode == "jazda" and not cmd.accelerate):
+        # A rolled move on the map goes as far along the path as the test allows.
+        path = _cut(state, c, path, result.metres)
+        if len(path) < 2:
+            return batch.events
     metres = _distance(state, path, cmd.metres, result.metres)
     bonus, leg = _charge_bonus(state, c, path, metres) if cmd.charge else (0, 0)
     batch.add(
@@ -71,6 +77,29 @@ def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
     )
     _drag_held(batch, c, path, metres)
     return batch.events
+
+
+ROLLED_MODES = frozenset({"bieg", "plywanie", "wspinaczka", "jazda", "akrobatyka"})
+
+
+def _cut(
+    state: EncounterState, c: Combatant, path: tuple[Position, ...], allowed: int
+) -> tuple[Position, ...]:
+    """The longest start of `path` within `allowed` metres that ends on a free field."""
+    rough = space.difficult(state)
+    taken = {
+        o.position
+        for o in state.combatants.values()
+        if o.id != c.id and o.status != "dead" and o.position is not None
+    }
+    used, best = 0, 0
+    for i, square in enumerate(path[1:], 1):
+        used += 2 if square in rough else 1
+        if used > allowed:
+            break
+        if square not in taken:
+            best = i
+    return path[: best + 1]
 
 
 def _check_can_move(c: Combatant, cmd: Move) -> None:
@@ -120,8 +149,10 @@ def checked_path(
         raise RuleViolation(
             "trasa", gettext_noop("Trasa musi prowadzić przez sąsiednie pola.")
         ) from None
-    for square in full[1:]:
-        _check_square(state, c, square, last=square == full[-1])
+    if state.battlemap is not None:
+        battlemap.path_cost(state.battlemap, full)  # off the map, a jump, a wall, an obstacle
+    for i, square in enumerate(full[1:], 1):
+        _check_square(state, c, square, last=i == len(full) - 1)
     return full
 
 
@@ -133,7 +164,7 @@ def _check_square(state: EncounterState, c: Combatant, square: Position, *, last
             raise RuleViolation(
                 "zajete",
                 gettext_noop("Pole %(square)s zajmuje %(name)s."),
-                square=str(square),
+                square=space.field_label(state, square),
                 name=other.name,
             )
         if not other.conscious:
@@ -168,7 +199,7 @@ def _allowance(
     difficulty = _mode_difficulty(cmd)
     pool = skill_pool(batch.state, c, skill, heroism=cmd.heroism)
     roll = roll_test(batch, rng, c.id, skill, pool, difficulty)
-    rough = any(square in batch.state.difficult_terrain for square in path[1:])
+    rough = bool(space.difficult(batch.state).intersection(path[1:]))
     match cmd.mode:
         case "bieg":
             return grid.run(roll, on_difficult_terrain=rough, settings=s)
@@ -217,7 +248,7 @@ def _distance(
 ) -> int:
     """Metres actually used: the path's cost on the map, else what the player states."""
     if path:
-        metres = grid.path_cost(path, state.difficult_terrain)
+        metres = grid.path_cost(path, space.difficult(state))
     else:
         metres = allowed if stated is None else stated
     if metres < 0:
@@ -282,6 +313,13 @@ def _drag_held(batch: Batch, grabber: Combatant, path: tuple[Position, ...], met
 
 
 def _require_free_for_dragged(state: EncounterState, held: Combatant, end: Position) -> None:
+    if state.battlemap is not None and not state.battlemap.passable(end):
+        raise RuleViolation(
+            "zajete",
+            gettext_noop("Nie można pociągnąć postaci %(held)s: pole %(square)s jest zablokowane."),
+            held=held.name,
+            square=battlemap.label(end),
+        )
     for c in state.combatants.values():
         if c.id != held.id and c.position == end and c.status != "dead":
             raise RuleViolation(
@@ -290,7 +328,7 @@ def _require_free_for_dragged(state: EncounterState, held: Combatant, end: Posit
                     "Nie można pociągnąć postaci %(held)s: pole %(square)s zajmuje %(name)s."
                 ),
                 held=held.name,
-                square=str(end),
+                square=space.field_label(state, end),
                 name=c.name,
             )
 

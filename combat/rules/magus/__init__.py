@@ -1,10 +1,11 @@
 """Magus (Earthdawn-derived): steps, open-ended action dice, success levels, and the encounter
 engine with declarations, initiative every round and exact odds.
 
-`MagusRuleset` implements the core `Ruleset` protocol and the `Prompts` and `Odds`
-capabilities of `combat.rules.base`; every method is a thin call into the modules that hold
-the rules (`engine`), the records (`state`, `commands`, `events`, `codec`), the log
-(`narrate`), the prompts and odds (`prompts`) and the table's view (`table`).
+`MagusRuleset` implements the core `Ruleset` protocol and the `Prompts`, `Odds` and
+`BattleMaps` capabilities of `combat.rules.base`; every method is a thin call into the modules
+that hold the rules (`engine`), the records (`state`, `commands`, `events`, `codec`), the log
+(`narrate`), the prompts and odds (`prompts`), the table's view (`table`) and the battle map
+(`battle`).
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ from combat.rules.base import (
     RNG,
     DerivedValue,
     LogLine,
+    MapSpec,
     OddsView,
     PromptView,
+    RouteView,
     StatSpec,
     TableView,
 )
 from combat.rules.magus import (
     autoplay,
+    battle,
     codec,
     conditions,
     derived,
@@ -213,6 +217,25 @@ class MagusRuleset:
 
     def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
         return prompts.answer_odds(state, prompt_id)
+
+    # --- BattleMaps -----------------------------------------------------------------------
+
+    def map_spec(self) -> MapSpec:
+        return battle.map_spec()
+
+    def battle_map(self, state: EncounterState) -> Any:
+        return battle.battle_map(state)
+
+    def map_command(self, edit: Any, now: float) -> Command:
+        return battle.map_command(edit, now)
+
+    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> Command:
+        return battle.place_command(seat, to, now)
+
+    def route(
+        self, state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+    ) -> RouteView:
+        return battle.route(state, actor, to, mode, now)
 
     # --- Simulator ------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from combat.rules.battlemap import Edit, Field
 from combat.rules.magus.state import GM, NO_REACTION
 
 
@@ -190,6 +191,28 @@ class PassTime(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EditMap(Command):
+    """The GM lays, paints, resizes, recolours or removes the battle map (`battlemap.Edit`)."""
+
+    type_key: ClassVar[str] = "edit_map"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    edit: Edit
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceCombatant(Command):
+    """The GM puts `target`'s token on a hex of the map (None: takes it off the map), in any
+    phase; no action is used."""
+
+    type_key: ClassVar[str] = "place_combatant"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    to: Field | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Expire(Command):
     """The server: resolve whatever's deadline passed at `now` (a prompt, a phase)."""
 
@@ -231,10 +254,13 @@ class RollInitiative(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Move(Command):
-    """Move `metres` (the one movement of the round; with Ruch dzielony, a part of it)."""
+    """Move `metres` (the one movement of the round; with Ruch dzielony, a part of it). On
+    the battle map, `path` gives the hexes walked (the start may be left out) and the metres
+    are the path's: 2 m a hex, 4 m a hex of difficult terrain."""
 
     type_key: ClassVar[str] = "move"
-    metres: int
+    metres: int = 0
+    path: tuple[Field, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -374,6 +400,8 @@ COMMANDS: dict[str, type[Command]] = {
         SustainedCheck,
         SurpriseTest,
         PassTime,
+        EditMap,
+        PlaceCombatant,
         Expire,
         Declare,
         RollInitiative,

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from combat.rules.battlemap import Edit, Field
 from combat.rules.magus.dice import StepRoll
 from combat.rules.magus.state import Combatant, Declaration, Prompt
 
@@ -24,6 +25,33 @@ class Event:
 class Joined(Event):
     type_key: ClassVar[str] = "joined"
     combatant: Combatant
+
+
+@dataclass(frozen=True)
+class MapEdited(Event):
+    """The GM's edit of the battle map (`battlemap.apply_edit`; Remove clears positions)."""
+
+    type_key: ClassVar[str] = "map_edited"
+    edit: Edit
+
+
+@dataclass(frozen=True)
+class CombatantPlaced(Event):
+    """The GM put a token on a hex (None: off the map)."""
+
+    type_key: ClassVar[str] = "combatant_placed"
+    combatant: str
+    to: Field | None
+
+
+@dataclass(frozen=True)
+class GroundGiven(Event):
+    """Oddawanie pola on the map: the defender steps back along `path` (its start first)
+    away from its attacker; no movement of its own is used."""
+
+    type_key: ClassVar[str] = "ground_given"
+    combatant: str
+    path: tuple[Field, ...]
 
 
 @dataclass(frozen=True)
@@ -201,13 +229,14 @@ class Delayed(Event):
 @dataclass(frozen=True)
 class Moved(Event):
     """A movement of `metres`; `running` with Bieg; `initiative_cost` with initiative-based
-    movement; `harried` when it used up the Movement Rate of a Ruch dzielony."""
+    movement; `path` the hexes walked on the battle map (the start first; () off the map)."""
 
     type_key: ClassVar[str] = "moved"
     combatant: str
     metres: int
     running: bool = False
     initiative_cost: int = 0
+    path: tuple[Field, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -330,6 +359,7 @@ class AttackRolled(Event):
     dn_parts: tuple[tuple[str, int], ...]
     level: str
     prompt: Prompt | None = None
+    notes: tuple[tuple[str, Mapping[str, str | int]], ...] = ()  # why, from the map
 
 
 @dataclass(frozen=True)
@@ -520,6 +550,9 @@ EVENTS: dict[str, type[Event]] = {
     e.type_key: e
     for e in (
         Joined,
+        MapEdited,
+        CombatantPlaced,
+        GroundGiven,
         HiddenSet,
         StatsRevealed,
         CombatStarted,

@@ -7,6 +7,7 @@ Declarations are secret until the reveal: `Announced` is the public "X zadeklaro
 
 from __future__ import annotations
 
+from combat.rules import battlemap as bm
 from combat.rules.base import LogLine, RollView, fill, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
@@ -19,6 +20,7 @@ from combat.rules.magus.events import (
     AttackRolled,
     Bled,
     CheckRolled,
+    CombatantPlaced,
     CombatEnded,
     CombatStarted,
     ConditionAdded,
@@ -30,6 +32,7 @@ from combat.rules.magus.events import (
     Dismounted,
     Event,
     GotUp,
+    GroundGiven,
     HealthEdited,
     Held,
     HiddenSet,
@@ -38,6 +41,7 @@ from combat.rules.magus.events import (
     InitiativeSet,
     ItemDamaged,
     Joined,
+    MapEdited,
     Mounted,
     Moved,
     OrderSet,
@@ -66,6 +70,12 @@ from combat.rules.magus.levels import LEVELS
 from combat.rules.magus.state import Declaration, EncounterState
 
 LEVEL_LABELS = {lvl.key: lvl.label for lvl in LEVELS}
+MAP_TEXTS = {
+    "Remove": gettext_noop("Mistrz Gry usuwa mapę."),
+    "Paint": gettext_noop("Mistrz Gry maluje mapę."),
+    "Resize": gettext_noop("Mistrz Gry ustawia rozmiar mapy."),
+    "Look": gettext_noop("Mistrz Gry zmienia wygląd mapy."),
+}
 ACTION_LABELS = {
     "none": gettext_noop("bez akcji standardowej"),
     "attack": gettext_noop("atak"),
@@ -262,6 +272,19 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
     match event:
         case Joined(combatant=c):
             return _line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
+        case MapEdited(edit=edit):
+            return _line(MAP_TEXTS[type(edit).__name__], "gm", [], secret=True)
+        case CombatantPlaced(combatant=cid, to=to):
+            if to is None:
+                text = gettext_noop("%(name)s schodzi z mapy.")
+                return _line(text, "move", [cid], name=names[cid])
+            text = gettext_noop("%(name)s staje na polu %(field)s.")
+            return _line(text, "move", [cid], name=names[cid], field=bm.label(to))
+        case GroundGiven(combatant=cid, path=path):
+            return _line(
+                gettext_noop("%(name)s oddaje pole: cofa się o %(n)s heksów na %(field)s."),
+                "move", [cid], name=names[cid], n=len(path) - 1, field=bm.label(path[-1]),
+            )  # fmt: skip
         case HiddenSet(target=t, hidden=hidden):
             text = (
                 gettext_noop("Ukryty przed graczami: %(name)s.")
@@ -352,6 +375,13 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             return _line(
                 gettext_noop("%(name)s opóźnia działanie."), "turn", [cid], name=names[cid]
             )
+        case Moved(combatant=cid, metres=m, running=running, path=path) if path:
+            text = (
+                gettext_noop("%(name)s biegnie %(metres)s m na pole %(field)s.")
+                if running
+                else gettext_noop("%(name)s przemieszcza się o %(metres)s m na pole %(field)s.")
+            )
+            return _line(text, "move", [cid], name=names[cid], metres=m, field=bm.label(path[-1]))
         case Moved(combatant=cid, metres=m, running=running):
             text = (
                 gettext_noop("%(name)s biegnie %(metres)s m.")

@@ -19,9 +19,11 @@ from combat.rules.base import (
     fill,
     gettext_noop,
 )
+from combat.rules.magus import conditions as cond
 from combat.rules.magus import damage as dmg
+from combat.rules.magus import options as opt
 from combat.rules.magus.commands import Answer, Attack, Command
-from combat.rules.magus.engine.attack import TALENT_LABELS, blow, defence_test, plan
+from combat.rules.magus.engine.attack import TALENT_LABELS, Plan, blow, defence_test, plan
 from combat.rules.magus.engine.common import reaction_talents
 from combat.rules.magus.levels import LEVELS
 from combat.rules.magus.state import NO_REACTION, EncounterState, Prompt, Strike
@@ -190,5 +192,28 @@ def preview_odds(state: EncounterState, command: Command) -> OddsView:
             {"step": p.step, "modifier": p.modifier, "dn": p.dn},
         ),
         (gettext_noop("Pominięty ogon: ≤ %(tail).0e."), {"tail": odds.neglected_tail}),
+        *_space_notes(p),
     )
     return OddsView((option,), notes=notes, target=p.target.id)
+
+
+def _space_notes(p: Plan) -> tuple[tuple[str, Mapping[str, Any]], ...]:
+    """What the battle map adds to the attack: its reasons (`facts.notes`, as the decided
+    attack's `AttackRolled.notes`) and each modifier's value (as in its `dn_parts`)."""
+    values = dict(p.dn_parts)
+    found = (
+        (p.facts.blindside, opt.Z_TYLU, gettext_noop("Atak z tyłu: %(value)+d do Obrony.")),
+        (p.facts.harried, cond.OTOCZONY, gettext_noop("Otoczony: %(value)+d do Obrony.")),
+        (p.facts.ground is not None, opt.ODDAWANIE, gettext_noop("Oddawanie pola: %(value)+d OF.")),
+    )
+    labels = {
+        opt.Z_TYLU: opt.label(opt.Z_TYLU),
+        cond.OTOCZONY: cond.SPECS[cond.OTOCZONY].label,
+        opt.ODDAWANIE: opt.label(opt.ODDAWANIE),
+    }
+    out = [
+        (text, {"value": values[labels[key]]})
+        for on, key, text in found
+        if on and labels[key] in values
+    ]
+    return (*p.facts.notes, *out)

@@ -31,8 +31,10 @@ from combat.rules.magus.commands import (
     Declare,
     EndTurn,
     GetUp,
+    Move,
     StartCombat,
 )
+from combat.rules.magus.engine import space
 from combat.rules.magus.engine.attack import defence_test
 from combat.rules.magus.engine.common import (
     action_cap,
@@ -293,7 +295,8 @@ def _options(
 
 def turn_command(state: EncounterState, actor_id: str, now: float = 0.0) -> Command:
     """The next step of `actor_id`'s turn: get up first if knocked down, attack the most hurt
-    conscious enemy with the declared (else the best) weapon, then end the turn."""
+    conscious enemy with the declared (else the best) weapon, then end the turn. On the
+    battle map, a melee fighter out of reach first walks as close as its movement takes it."""
     me = state.get(actor_id)
     room = actions_taken(me) < action_cap(me)
     if me.knocked_down and not me.started and room:
@@ -305,4 +308,7 @@ def turn_command(state: EncounterState, actor_id: str, now: float = 0.0) -> Comm
     weapon = declared if me.weapon(declared) is not None else best_weapon(me)
     if me.disarmed and (me.weapon(weapon) or UNARMED).kind != "unarmed":
         weapon = best_weapon(me)
+    closer = space.towards(state, me, target, me.weapon(weapon) or UNARMED)
+    if closer:
+        return Move(actor=me.id, path=closer, now=now)
     return Attack(actor=me.id, target=target.id, weapon=weapon, now=now)

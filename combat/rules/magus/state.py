@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from combat.rules.battlemap import BattleMap
 from combat.rules.magus.recovery import RecoveryState
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import Sheet, Shield, Spell, Weapon
@@ -197,7 +198,8 @@ class Prompt:
 @dataclass(frozen=True)
 class EncounterState:
     """The whole fight. `order` is this round's initiative order; `current` who acts now;
-    `returns` the actors an interrupt (a held action) put aside, the last first back."""
+    `returns` the actors an interrupt (a held action) put aside, the last first back;
+    `battlemap` the encounter's map, on which a combatant's `position` is its hex."""
 
     settings: MagusSettings
     combatants: Mapping[str, Combatant]
@@ -213,6 +215,7 @@ class EncounterState:
     winner: str | None = None
     time_s: int = 0  # game time since the encounter began: round_seconds a round, + time passed
     surprise_sides: tuple[str, ...] = ()  # the sides whose surprise test is rolled
+    battlemap: BattleMap | None = None  # the GM's hex map (2 m a hex), None: no map
 
     def get(self, combatant_id: str) -> Combatant:
         return self.combatants[combatant_id]

@@ -103,6 +103,7 @@ from combat.rules.magus.engine.common import (
     must_roll,
     sprint_bonus,
 )
+from combat.rules.magus.engine.space import field_of
 from combat.rules.magus.narrate import ACTION_LABELS, Part, declaration_parts
 from combat.rules.magus.state import ACTION_KINDS, GM, Combatant, EncounterState
 from combat.rules.records import replace
@@ -268,6 +269,7 @@ def _seat(state: EncounterState, c: Combatant) -> SeatView:
         badges=tuple(badges),
         ready=ready,
         removable=frozenset(c.conditions),
+        position=field_of(c) if state.battlemap is not None else None,
     )
 
 

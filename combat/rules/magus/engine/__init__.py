@@ -23,6 +23,7 @@ from combat.rules.magus.commands import (
     Delay,
     Dismount,
     EditHealth,
+    EditMap,
     EndCombat,
     EndTurn,
     Expire,
@@ -34,6 +35,7 @@ from combat.rules.magus.commands import (
     MountUp,
     Move,
     PassTime,
+    PlaceCombatant,
     RecoveryTest,
     RemoveCondition,
     RevealStats,
@@ -57,6 +59,7 @@ from combat.rules.magus.engine import (
     initiative,
     riding,
     setup,
+    space,
     sustain,
     turns,
 )
@@ -130,6 +133,10 @@ def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  
             return riding.mount_up(state, command)
         case Dismount():
             return riding.dismount(state, command)
+        case EditMap():
+            return space.edit_map(state, command)
+        case PlaceCombatant():
+            return space.place(state, command)
         case Expire():
             return _expire(state, command, rng)
         case Declare():

@@ -17,7 +17,7 @@ from combat.rules.magus import options as opt
 from combat.rules.magus.check import action_test, effect_test
 from combat.rules.magus.commands import Answer, Attack
 from combat.rules.magus.dice import Adjustment
-from combat.rules.magus.engine import riding
+from combat.rules.magus.engine import riding, space
 from combat.rules.magus.engine.common import (
     combatant,
     dn_raise,
@@ -35,6 +35,7 @@ from combat.rules.magus.events import (
     DamageRolled,
     DefenceRolled,
     Event,
+    GroundGiven,
     ItemDamaged,
     Moved,
     PromptClosed,
@@ -73,6 +74,7 @@ class Plan:
     flags: tuple[str, ...]
     change: bool
     item: str = ""  # Uszkodzenie broni, tarczy lub zbroi: the target's item it aims at
+    facts: space.Facts = space.Facts()  # what the battle map says (Atak z tyłu, Otoczony)
 
     @property
     def modifier(self) -> int:
@@ -90,16 +92,17 @@ def plan(state: EncounterState, command: Attack) -> Plan:
     if target.dead:
         raise RuleViolation("cel_martwy", gettext_noop("%(name)s nie żyje."), name=target.name)
     weapon, spell = _means(me, command)
+    facts = space.attack_facts(state, me, target, None if spell else weapon)
     declared = me.declaration.action if me.declaration else "none"
     kind = "spell" if spell else "attack"
     change = declared != kind
     require_cap(me)
     if change:
         me = replace(me, changes=me.changes + 1)
-    flags = _flags(state, me, target, weapon, spell, command)
+    flags = _flags(state, me, target, weapon, spell, command, facts)
     item = _aimed_item(me, target, command.damage_item)
     adjustments = _attack_adjustments(state, me, target, weapon, flags)
-    dn, parts = _defence(state, me, target, spell, flags)
+    dn, parts = _defence(state, me, target, spell, flags, facts)
     talent = "rzucanie_czarow" if spell else ATTACK_TALENT[(weapon or UNARMED).kind]
     step = me.sheet.talent_step(talent)
     if command.charge_m:
@@ -117,6 +120,7 @@ def plan(state: EncounterState, command: Attack) -> Plan:
         flags=flags,
         change=change,
         item=item,
+        facts=facts,
     )
 
 
@@ -151,6 +155,7 @@ def _flags(
     weapon: Weapon | None,
     spell: Spell | None,
     command: Attack,
+    facts: space.Facts,
 ) -> tuple[str, ...]:
     options = set(me.options)
     declared = me.declaration.action if me.declaration else "none"
@@ -159,7 +164,8 @@ def _flags(
         flags = []
     if opt.AGRESYWNY in flags and (spell or weapon is None or weapon.kind not in CLOSE_COMBAT):
         flags.remove(opt.AGRESYWNY)
-    if command.blindside and not target.ignores_blindside:  # a warned brooch wearer: no penalty
+    blindside = command.blindside if facts.blindside is None else facts.blindside  # the map's
+    if blindside and not target.ignores_blindside:  # a warned brooch wearer: no penalty
         flags.append(opt.Z_TYLU)
     if command.sever:
         aimed = me.aim > 0
@@ -248,6 +254,7 @@ def _defence(
     target: Combatant,
     spell: Spell | None,
     flags: tuple[str, ...],
+    facts: space.Facts,
 ) -> tuple[int, tuple[tuple[str, int], ...]]:
     settings = state.settings
     defence = spell.defence if spell else "obrona_fizyczna"
@@ -255,10 +262,14 @@ def _defence(
         (DEFENCE_LABELS.get(defence, defence), target.sheet.stat(defence))
     ]
     ground = target.declaration.ground if target.declaration else 0
-    parts += opt.defence_modifiers(target.options, settings, ground=ground, defence=defence)
+    options = target.options
+    if facts.ground == ():  # no room on the map to give ground: no Oddawanie pola bonus
+        options = tuple(k for k in options if k != opt.ODDAWANIE)
+    parts += opt.defence_modifiers(options, settings, ground=ground, defence=defence)
     parts += cond.defence_modifiers(
         target.conditions, settings, defence=defence, out=target.unconscious
     )
+    parts += space.harried_part(state, facts, defence)
     parts += riding.split_move_defence(state, target)
     if opt.Z_TYLU in flags:
         parts.append((opt.label(opt.Z_TYLU), -settings.blindside_penalty))
@@ -295,9 +306,11 @@ def attack(state: EncounterState, command: Attack, rng: RNG) -> list[Event]:
         pid = f"p{state.prompts_opened + 1}"
         deadline = command.now + settings.reaction_timeout_s
         prompt = Prompt(pid, p.target.id, deadline, strike, talents)
+    if p.facts.ground:
+        events.append(GroundGiven(p.target.id, p.facts.ground))
     rolled = AttackRolled(
         p.attacker.id, p.target.id, strike.weapon, strike.spell, roll, p.dn, p.dn_parts,
-        level.key, prompt,
+        level.key, prompt, p.facts.notes,
     )  # fmt: skip
     events.append(rolled)
     events += _harried_by_many(state, p)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 
+from combat.rules import battlemap as bm
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus import recovery
@@ -17,6 +18,7 @@ from combat.rules.magus.events import (
     AttackRolled,
     Bled,
     CheckRolled,
+    CombatantPlaced,
     CombatEnded,
     CombatStarted,
     ConditionAdded,
@@ -29,6 +31,7 @@ from combat.rules.magus.events import (
     Dismounted,
     Event,
     GotUp,
+    GroundGiven,
     HealthEdited,
     Held,
     HiddenSet,
@@ -37,6 +40,7 @@ from combat.rules.magus.events import (
     InitiativeSet,
     ItemDamaged,
     Joined,
+    MapEdited,
     Mounted,
     Moved,
     OrderSet,
@@ -108,6 +112,12 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             return state.with_combatant(
                 replace(c, joined_round=state.round, done=late, recovery=clock)
             )
+        case MapEdited(edit=edit):
+            return _map_edited(state, edit)
+        case CombatantPlaced(combatant=cid, to=to):
+            return _edit(state, cid, position=to)
+        case GroundGiven(combatant=cid, path=path):
+            return _edit(state, cid, position=path[-1])
         case HiddenSet(target=target, hidden=hidden):
             return _edit(state, target, hidden=hidden)
         case StatsRevealed(target=target, revealed=revealed):
@@ -387,6 +397,16 @@ def _turn_began(state: EncounterState, event: TurnBegan) -> EncounterState:
     return replace(state, current=cid, returns=returns)
 
 
+def _map_edited(state: EncounterState, edit: bm.Edit) -> EncounterState:
+    """The map after the GM's edit; without a map, no one stands on a hex."""
+    m = bm.apply_edit(state.battlemap, edit, "hex", 2)
+    state = replace(state, battlemap=m)
+    if m is None:
+        cleared = {cid: replace(c, position=None) for cid, c in state.combatants.items()}
+        state = replace(state, combatants=cleared)
+    return state
+
+
 def _moved(state: EncounterState, event: Moved) -> EncounterState:
     c = state.get(event.combatant)
     initiative = c.initiative
@@ -400,6 +420,7 @@ def _moved(state: EncounterState, event: Moved) -> EncounterState:
         standard_used=c.standard_used or event.running,
         initiative=initiative,
         started=True,
+        position=event.path[-1] if event.path else c.position,
     )
 
 

@@ -18,6 +18,7 @@ from combat.rules.magus.commands import (
     UseAction,
 )
 from combat.rules.magus.dice import Adjustment
+from combat.rules.magus.engine import space
 from combat.rules.magus.engine.common import (
     combatant,
     dn_raise,
@@ -56,10 +57,12 @@ from combat.rules.magus.state import (
 def move(state: EncounterState, command: Move) -> list[Event]:
     """One movement a round up to the Movement Rate (Bieg: ×2, uses the standard action,
     Otoczony; Sprint's metres on top, not doubled); Ruch dzielony or initiative-based
-    movement split it (Otoczony once the Movement Rate is used; initiative −1 per 2 m)."""
+    movement split it (Otoczony once the Movement Rate is used; initiative −1 per 2 m). On
+    the battle map the path is checked and gives the metres (`space.move_path`)."""
     me = require_turn(state, command.actor)
     require_can_act(state, me)
-    if command.metres < 1:
+    path, metres = space.move_path(state, me, command.path, command.metres)
+    if metres < 1:
         raise RuleViolation("metry", gettext_noop("Ruch: co najmniej 1 metr."))
     if me.knocked_down:
         raise RuleViolation("lezy", gettext_noop("Powalona postać musi najpierw wstać."))
@@ -76,7 +79,7 @@ def move(state: EncounterState, command: Move) -> list[Event]:
     split = opt.RUCH_DZIELONY in me.options or state.settings.initiative_movement
     if me.moves and not split:
         raise RuleViolation("juz_ruch", gettext_noop("Ruch tylko raz na rundę."))
-    if me.moved + command.metres > rate:
+    if me.moved + metres > rate:
         raise RuleViolation(
             "za_daleko",
             gettext_noop("Za daleko: zostało %(left)s m z %(rate)s m."),
@@ -85,10 +88,10 @@ def move(state: EncounterState, command: Move) -> list[Event]:
         )
     if not me.moves:
         require_cap(me)
-    cost = (command.metres + 1) // 2 if state.settings.initiative_movement else 0
-    events: list[Event] = [Moved(me.id, command.metres, is_running, cost)]
+    cost = (metres + 1) // 2 if state.settings.initiative_movement else 0
+    events: list[Event] = [Moved(me.id, metres, is_running, cost, path)]
     harried = is_running or (
-        opt.RUCH_DZIELONY in me.options and me.moved + command.metres >= walking_limit(state, me)
+        opt.RUCH_DZIELONY in me.options and me.moved + metres >= walking_limit(state, me)
     )
     if harried and not me.has(cond.OTOCZONY):
         events.append(ConditionAdded(me.id, cond.OTOCZONY, state.round))

@@ -1,10 +1,11 @@
 """Kroniki Fallathanu (k100): the d100 combat ruleset of the FG stories (issue #13).
 
-`D100Ruleset` implements the core `Ruleset` protocol and the `Prompts`, `Odds`, `Autoplay`
-and `SecretRolls` capabilities of `combat.rules.base`; every method is a thin call into the
-modules that hold the rules (`engine`), the records (`state`, `commands`, `events`, `codec`),
-the sheet (`sheet`, `derived`, `forms`), the log (`narrate`), the prompts and odds
-(`prompts`), the table's view and panels (`table`) and the NPCs' own play (`autoplay`).
+`D100Ruleset` implements the core `Ruleset` protocol and the `Prompts`, `Odds`, `Autoplay`,
+`SecretRolls` and `BattleMaps` capabilities of `combat.rules.base`; every method is a thin
+call into the modules that hold the rules (`engine`), the records (`state`, `commands`,
+`events`, `codec`), the sheet (`sheet`, `derived`, `forms`), the log (`narrate`), the prompts
+and odds (`prompts`), the table's view and panels (`table`), the NPCs' own play (`autoplay`)
+and the optional battle map (`maps`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from combat.rules.base import (
     RNG,
     DerivedValue,
     LogLine,
+    MapSpec,
     OddsView,
     PromptView,
+    RouteView,
     StatSpec,
     TableView,
 )
@@ -28,6 +31,7 @@ from combat.rules.d100 import (
     derived,
     engine,
     forms,
+    maps,
     narrate,
     prompts,
     table,
@@ -39,6 +43,7 @@ from combat.rules.d100.sheet import flattened, sheet_problems
 from combat.rules.d100.state import EncounterState
 
 if TYPE_CHECKING:
+    from combat.rules.battlemap import BattleMap, Edit
     from combat.rules.schema import SettingsGroup, SheetSection
 
 
@@ -216,6 +221,25 @@ class D100Ruleset:
     def secret_dice(self, command: Command) -> bool:
         """A secret GM roll draws from the GM's own seed."""
         return isinstance(command, GMRoll) and command.secret
+
+    # --- BattleMaps -----------------------------------------------------------------------
+
+    def map_spec(self) -> MapSpec:
+        return maps.map_spec()
+
+    def battle_map(self, state: EncounterState) -> BattleMap | None:
+        return maps.battle_map(state)
+
+    def map_command(self, edit: Edit, now: float) -> Command:
+        return maps.map_command(edit, now)
+
+    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> Command:
+        return maps.place_command(seat, to, now)
+
+    def route(
+        self, state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+    ) -> RouteView:
+        return maps.route(state, actor, to, mode, now)
 
 
 RULESET = D100Ruleset()

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from combat.rules.battlemap import Edit
 from combat.rules.d100.state import GM, NO_REACTION, Action
 
 
@@ -221,6 +222,29 @@ class Expire(Command):
     actor: str = GM
 
 
+@dataclass(frozen=True, kw_only=True)
+class EditMap(Command):
+    """The GM's edit of the battle map (`battlemap.Edit`: lay it by `Resize`, `Paint`,
+    `Look`, `Remove`); any phase."""
+
+    type_key: ClassVar[str] = "edit_map"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    edit: Edit
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceCombatant(Command):
+    """The GM puts a combatant's token on a field (`to`, (column, row)) or takes it off the
+    map (None); any phase, no action spent."""
+
+    type_key: ClassVar[str] = "place_combatant"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    to: tuple[int, int] | None
+
+
 # --- a combatant ------------------------------------------------------------------------------
 
 
@@ -286,6 +310,17 @@ class FreeAction(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Move(Command):
+    """Ruch on the battle map, a free action: `path` the fields walked, one step at a time
+    (its start, the token's field, may be given first or left out); at most
+    settings.move_fields fields a turn. Live on one's own turn; by post while posting is
+    open (the token moves at once)."""
+
+    type_key: ClassVar[str] = "move"
+    path: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class EndTurn(Command):
     type_key: ClassVar[str] = "end_turn"
 
@@ -324,6 +359,8 @@ COMMANDS: dict[str, type[Command]] = {
         ExtendDeadline,
         ResolveTurn,
         Expire,
+        EditMap,
+        PlaceCombatant,
         Attack,
         Cast,
         Defend,
@@ -331,6 +368,7 @@ COMMANDS: dict[str, type[Command]] = {
         Transform,
         FullAction,
         FreeAction,
+        Move,
         EndTurn,
         Post,
     )

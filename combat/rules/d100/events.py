@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from combat.rules.battlemap import Edit
 from combat.rules.d100.check import TestRoll
 from combat.rules.d100.falls import FallResult
 from combat.rules.d100.state import Combatant, Effect, Post, Prompt, Status
@@ -318,6 +319,37 @@ class TurnClosed(Event):
     turn: int
 
 
+# --- the battle map ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapEdited(Event):
+    """The GM's edit of the battle map (`battlemap.apply_edit`); `Remove` takes every token
+    off with it."""
+
+    type_key: ClassVar[str] = "map_edited"
+    edit: Edit
+
+
+@dataclass(frozen=True)
+class Placed(Event):
+    """The GM put a token on a field (None: off the map)."""
+
+    type_key: ClassVar[str] = "placed"
+    combatant: str
+    to: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """A Ruch on the map: the fields walked (start first) and the fields of movement used."""
+
+    type_key: ClassVar[str] = "moved"
+    combatant: str
+    path: tuple[tuple[int, int], ...]
+    cost: int
+
+
 # --- actions ----------------------------------------------------------------------------------
 
 
@@ -499,5 +531,8 @@ EVENTS: dict[str, type[Event]] = {
         PromptClosed,
         SpellResolved,
         Summoned,
+        MapEdited,
+        Placed,
+        Moved,
     )
 }

@@ -340,6 +340,13 @@ TABLE = SettingsGroup(
             ),
         ),
         S("reaction_seconds", gettext_noop("Na żywo: czas na reakcję (s)")),
+        S(
+            "move_fields",
+            gettext_noop("Mapa: ruch na turę (pola po 1 m)"),
+            gettext_noop(
+                "Zasady nie podają odległości „krótkiego ruchu”: domyślnie 6 m na turę bojową."
+            ),
+        ),
         S("post_turn_hours", gettext_noop("Posty: czas na turę (godz.)")),
         S(
             "post_reminder_hours",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from combat.rules import battlemap
 from combat.rules.base import LogLine, RollView, RuleViolation, fill, gettext_noop
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import crits
@@ -49,8 +50,11 @@ from combat.rules.d100.events import (
     Healed,
     HiddenSet,
     Joined,
+    MapEdited,
+    Moved,
     OrderSet,
     PaceSet,
+    Placed,
     Posted,
     PostingClosed,
     PostSkipped,
@@ -439,7 +443,49 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             return _spell(state, event)
         case Summoned(combatant=c):
             return _summoned(state, c)
+        case MapEdited(edit=edit):
+            return _map_edited(state, edit)
+        case Placed(combatant=cid, to=None):
+            text = gettext_noop("Mistrz Gry zdejmuje z mapy: %(name)s.")
+            return _line(text, "move", [cid], name=names.get(cid, cid))
+        case Placed(combatant=cid, to=tuple() as to):
+            text = gettext_noop("Mistrz Gry stawia na polu %(field)s: %(name)s.")
+            return _line(text, "move", [cid], name=names.get(cid, cid), field=battlemap.label(to))
+        case Moved(combatant=cid, path=path, cost=cost):
+            text = gettext_noop("%(name)s idzie z %(start)s na %(field)s (%(metres)s m).")
+            return _line(
+                text,
+                "move",
+                [cid],
+                name=names.get(cid, cid),
+                start=battlemap.label(path[0]),
+                field=battlemap.label(path[-1]),
+                metres=cost * _metres(state),
+            )
     return None
+
+
+def _metres(state: EncounterState) -> int:
+    return state.battlemap.metres if state.battlemap is not None else 1
+
+
+def _map_edited(state: EncounterState, edit: battlemap.Edit) -> LogLine:
+    """Laying, resizing and removing the map are told to everyone; painting and its look
+    are the GM's own lines (a drag paints many times)."""
+    match edit:
+        case battlemap.Resize(width=w, height=h) if state.battlemap is None:
+            text = gettext_noop("Mistrz Gry rozkłada mapę: %(width)s × %(height)s pól.")
+            return _line(text, "gm", [], width=w, height=h)
+        case battlemap.Resize(width=w, height=h):
+            text = gettext_noop("Mistrz Gry zmienia rozmiar mapy: %(width)s × %(height)s pól.")
+            return _line(text, "gm", [], width=w, height=h)
+        case battlemap.Remove():
+            text = gettext_noop("Mistrz Gry zdejmuje mapę: pozycje znów są opisowe.")
+            return _line(text, "gm", [])
+        case battlemap.Paint(fields=fields):
+            text = gettext_noop("Mistrz Gry maluje mapę (%(n)s pól).")
+            return _line(text, "gm", [], secret=True, n=len(fields))
+    return _line(gettext_noop("Mistrz Gry zmienia wygląd mapy."), "gm", [], secret=True)
 
 
 # --- the cases --------------------------------------------------------------------------------

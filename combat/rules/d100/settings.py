@@ -122,6 +122,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "reaction_seconds": (3, 3600),
     "post_turn_hours": (1, 720),
     "post_reminder_hours": (0, 720),
+    "move_fields": (0, 120),
     "fall_ground": (-100, 100),
     "fall_heavy_armour": (-100, 100),
     "acrobatics_max_height": (0, 999),
@@ -225,6 +226,9 @@ class D100Settings:
     posts_hidden: bool = True
     absent_defence: str = "best"
     magic_dodgeable: bool = True
+    # §3: moving is a free action, a "short move" in a combat turn of about a dozen seconds;
+    # the seed gives no distance. DEFAULT: 6 fields of 1 m per combat turn on the battle map.
+    move_fields: int = 6
     # §5 falls, §8 #15, #20.
     fall_table: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_FALL_TABLE))
     fall_ground: dict[str, int] = field(

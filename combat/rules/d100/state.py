@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from combat.rules.battlemap import BattleMap
 from combat.rules.d100.settings import D100Settings
 from combat.rules.records import replace
 
@@ -94,12 +95,14 @@ class Combatant:
     weapon: str = ""  # the active attack choice ("w0", "two:0:1", "claws"…); "" = the first
     joined_turn: int = 0
     summon: Summon | None = None
+    position: tuple[int, int] | None = None  # its token's field on the battle map (None: off)
     # --- this turn -------------------------------------------------------------------------
     full_used: bool = False  # the one full action of the turn is spent
     free_used: int = 0  # free actions taken this turn (counted, not limited)
     resting: bool = False  # Odpoczynek declared: resolved at the turn's end
     attacked: bool = False  # an attack was declared at it this turn (Odpoczynek fails)
     done: bool = False  # live: its part of this turn is over (it acted or was skipped)
+    moved: int = 0  # fields walked on the battle map this turn (settings.move_fields a turn)
 
     # --- numbers of the sheet --------------------------------------------------------------
 
@@ -197,7 +200,8 @@ class EncounterState:
     """The whole fight. `order` is this turn's initiative order (`order_fixed`: the GM set
     it, kept in later turns); `current` who acts now (live); `deadline` the by-post turn's
     deadline and `closed` whether it passed (posting closed; the GM resolves); `posts` the
-    posts of the open by-post turn by seat id; `summons` counts summoned creatures (ids)."""
+    posts of the open by-post turn by seat id; `summons` counts summoned creatures (ids);
+    `battlemap` the optional battle map the GM laid (None: positions stay narrative)."""
 
     settings: D100Settings
     combatants: Mapping[str, Combatant]
@@ -214,6 +218,7 @@ class EncounterState:
     posts: Mapping[str, Post] = field(default_factory=dict)
     winner: str | None = None
     summons: int = 0
+    battlemap: BattleMap | None = None
 
     def get(self, combatant_id: str) -> Combatant:
         return self.combatants[combatant_id]

@@ -213,6 +213,7 @@ def _seat(state: EncounterState, c: Combatant) -> SeatView:
         ready=True,
         marks=(str(c.injuries),) if c.injuries else (),
         removable=frozenset(e.key for e in c.effects),
+        position=c.position,
     )
 
 

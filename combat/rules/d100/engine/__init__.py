@@ -26,6 +26,7 @@ from combat.rules.d100.commands import (
     Damage,
     DecideFallen,
     Defend,
+    EditMap,
     EndCombat,
     EndTurn,
     Expire,
@@ -36,6 +37,8 @@ from combat.rules.d100.commands import (
     GMRoll,
     Heal,
     JoinCombat,
+    Move,
+    PlaceCombatant,
     Post,
     RemoveCondition,
     ResolveTurn,
@@ -47,7 +50,7 @@ from combat.rules.d100.commands import (
     StartCombat,
     Transform,
 )
-from combat.rules.d100.engine import actions, attack, flow, gm, posts, setup, spells
+from combat.rules.d100.engine import actions, attack, flow, gm, posts, setup, space, spells
 from combat.rules.d100.engine.common import combatant
 from combat.rules.d100.engine.evolve import evolve, replay
 from combat.rules.d100.engine.setup import new_encounter
@@ -138,6 +141,12 @@ def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  
             return posts.resolve_turn(state, command, rng)
         case Expire():
             return _expire(state, command, rng)
+        case EditMap():
+            return space.edit_map(state, command)
+        case PlaceCombatant():
+            return space.place(state, command)
+        case Move():
+            return space.move(state, command)
         case Attack():
             return attack.attack(state, command, rng)
         case Cast():

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 
+from combat.rules import battlemap
 from combat.rules.d100 import conditions as cond
+from combat.rules.d100.engine.space import GEOMETRY, METRES
 from combat.rules.d100.events import (
     Applied,
     AttackDeclared,
@@ -28,8 +30,11 @@ from combat.rules.d100.events import (
     Healed,
     HiddenSet,
     Joined,
+    MapEdited,
+    Moved,
     OrderSet,
     PaceSet,
+    Placed,
     Posted,
     PostingClosed,
     PostSkipped,
@@ -150,6 +155,14 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
             return _applied(state, event.applied)
         case Summoned(combatant=c):
             return _summoned(state, c)
+        case MapEdited(edit=edit):
+            return _map_edited(state, edit)
+        case Placed(combatant=cid, to=to):
+            return _edit(state, cid, position=to)
+        case Moved(combatant=cid, path=path, cost=cost):
+            c = state.get(cid)
+            walked = c.moved + cost
+            return _edit(state, cid, position=path[-1], moved=walked, free_used=c.free_used + 1)
         case GMRolled() | PostsRevealed() | PostSkipped():
             return state  # told in the log only
     raise TypeError(f"unknown event {event!r}")  # pragma: no cover
@@ -227,9 +240,23 @@ def _turn_closed(state: EncounterState, turn: int) -> EncounterState:
             resting=False,
             attacked=False,
             done=False,
+            moved=0,
             effects=tuple(e for e in c.effects if e.until == 0 or e.until > turn),
         )
     return replace(state, combatants=fresh, current=None)
+
+
+def _map_edited(state: EncounterState, edit: battlemap.Edit) -> EncounterState:
+    """The map after the GM's edit (square fields of 1 m); without a map, no token stands."""
+    laid = battlemap.apply_edit(state.battlemap, edit, GEOMETRY, METRES)
+    state = replace(state, battlemap=laid)
+    if laid is not None:
+        return state
+    combatants = {
+        cid: c if c.position is None else replace(c, position=None)
+        for cid, c in state.combatants.items()
+    }
+    return replace(state, combatants=combatants)
 
 
 def _summoned(state: EncounterState, c: Combatant) -> EncounterState:

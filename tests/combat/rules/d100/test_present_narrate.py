@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from combat.rules.base import LogLine, fill
+from combat.rules.battlemap import Resize
 from combat.rules.d100 import narrate
 from combat.rules.d100.events import (
     EVENTS,
@@ -33,8 +34,11 @@ from combat.rules.d100.events import (
     Healed,
     HiddenSet,
     Joined,
+    MapEdited,
+    Moved,
     OrderSet,
     PaceSet,
+    Placed,
     Posted,
     PostingClosed,
     PostSkipped,
@@ -131,6 +135,9 @@ def samples() -> dict[str, Event]:
         PromptClosed("p1", "cel_poza_walka", "Ork jest już poza walką."),
         SpellResolved("ala", 0, "Klątwa", "negative", HIT, "ork"),
         Summoned(WOLF),
+        MapEdited(Resize(8, 6)),
+        Placed("ala", (2, 3)),
+        Moved("ala", ((2, 3), (3, 3)), 1),
     ]
     return {e.type_key: e for e in events}
 

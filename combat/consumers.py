@@ -144,8 +144,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
 
     def handle(self, message: protocol.Message, sockets: list[Any]) -> str | list[Rendered]:
-        """Run one message (on the pool): a preview's fragment, or the table after it for
-        each of `sockets` (when the seq it reached is known, else for this one alone)."""
+        """Run one message (on the pool): a preview's or a route's fragment, or the table after
+        it for each of `sockets` (when the seq it reached is known, else for this one alone)."""
         with translation.override(self.language):
             viewer = viewer_at(self.scope["user"], self.encounter_id)
             if viewer is None:
@@ -184,10 +184,12 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | int | None:
-    """Run a message: a preview's fragment, else the seq the table is at after it (None when
-    that is not known: an NPC's settings, a command already in the log)."""
+    """Run a message: a preview's or a route's fragment, else the seq the table is at after it
+    (None when that is not known: an NPC's settings, a command already in the log)."""
     if m.kind == "preview":
         return fragments.render_preview(services.load_table(pk), viewer, m.command)
+    if m.kind == "route":
+        return fragments.render_route(services.load_table(pk), viewer, m.combatant, m.at, m.mode)
     if m.kind == "policy":
         services.set_npc_policy(pk, viewer=viewer, combatant=m.combatant, policy=m.policy)
         return None
@@ -198,6 +200,8 @@ def _dispatch(pk: int, viewer: Viewer, m: protocol.Message) -> str | int | None:
         done = services.play_turn(pk, viewer=viewer, combatant=m.combatant, policy=m.policy or None)
     elif m.kind == "command":
         done = services.run_command(pk, m.command, viewer=viewer, command_id=m.id, seen_seq=m.seq)
+    elif m.kind == "place":
+        done = services.place_token(pk, viewer=viewer, seat=m.combatant, to=m.at, command_id=m.id)
     elif m.kind == "add":
         done = services.add_combatants(
             pk,

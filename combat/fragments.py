@@ -26,17 +26,21 @@ from threading import Lock
 from typing import Any, Generic, TypeVar
 
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
+from django.urls import reverse
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from combat import clock, roster
 from combat.access import Refused, Sight, Viewer, authorise, sight
+from combat.rules import battlemap
 from combat.rules.base import (
+    MapSpec,
     OddsOption,
     PromptView,
     RuleViolation,
     SeatView,
     autoplay_of,
+    battle_maps_of,
     fill,
     odds_of,
     prompts_of,
@@ -49,6 +53,9 @@ REGIONS = (
     "table-prompts",
     "table-me",
     "table-turn",
+    "table-map",
+    "table-map-terrain",
+    "table-map-tokens",
     "table-order",
     "table-log",
 )
@@ -253,6 +260,9 @@ PARTS: dict[str, tuple[str, ...]] = {
     "table-prompts": ("prompts", "server_now"),
     "table-me": ("mine", "seat_panels"),
     "table-turn": ("current", "my_turn", "acting", "actor", "turn_panels", "mine", "together"),
+    "table-map": ("board",),
+    "table-map-terrain": ("board",),
+    "table-map-tokens": ("board",),
     "table-order": ("rows", "policies", "gm_seat_panels", "visibility"),
     "table-log": ("log", "log_empty"),
     "table-gm": ("rows", "sides", "roster", "gm_panel"),
@@ -417,6 +427,14 @@ class View:
         return prompts.reaction_policies() if prompts is not None else []
 
     @cached_property
+    def board(self) -> Board | None:
+        """The battle map as this viewer sees it (None: the ruleset has none)."""
+        maps = battle_maps_of(self.rules)
+        if maps is None:
+            return None
+        return board(self.table, maps.map_spec(), maps.battle_map(self.table.state), self.rows)
+
+    @cached_property
     def roster(self) -> dict[str, Any]:
         """What the GM can still bring to the table, read anew on every render."""
         if not self.viewer.is_gm:
@@ -453,6 +471,178 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
     target = table.view.seats.get(found.target or "")
     ctx = {"odds": found, "target": target, "oob": True}
     return render_to_string(f"{TEMPLATE}#odds-preview", ctx)
+
+
+# --- the battle map ---------------------------------------------------------------------------
+
+FIELD = 40  # drawing units (CSS pixels at zoom 1) across a square, or a hex's height
+TERRAIN = (  # (layer, tool, name): what the terrain drawing shades, bottom first
+    ("difficult", "difficult", gettext_noop("Trudny teren")),
+    ("obstacles", "obstacle", gettext_noop("Przeszkoda")),
+    ("walls", "wall", gettext_noop("Ściana")),
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A seat's token where this viewer may see it."""
+
+    row: Row
+    x: float
+    y: float
+    label: str  # the field ("C7")
+    initials: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the map region shows: the map (None until the GM lays one), its terrain drawing
+    (shared by every viewer), the tokens this viewer sees and, for the GM, who is off it."""
+
+    spec: MapSpec
+    map: battlemap.BattleMap | None
+    width: float = 0.0
+    height: float = 0.0
+    terrain: str = ""
+    tokens: tuple[Token, ...] = ()
+    off_map: tuple[Row, ...] = ()
+    darkness: tuple[tuple[str, str], ...] = ()  # (tool, name) of each darkness level
+    size: int = FIELD
+
+    @property
+    def radius(self) -> float:
+        return FIELD * 0.38
+
+    @property
+    def ring(self) -> float:
+        return FIELD * 0.47
+
+    @property
+    def tools(self) -> list[tuple[str, str]]:
+        """The GM's tools: moving tokens, then painting each kind of field."""
+        tools = [("move", _("Przesuń"))]
+        tools += [(tool, _(name)) for _layer, tool, name in reversed(TERRAIN)]
+        if self.darkness:
+            tools += [*self.darkness, ("light", _("Światło"))]
+        return [*tools, ("erase", _("Gumka"))]
+
+
+def board(table: Table, spec: MapSpec, m: battlemap.BattleMap | None, rows: list[Row]) -> Board:
+    darkness = tuple((f"dark{i}", _(name)) for i, name in enumerate(spec.darkness[:3], 1))
+    if m is None:
+        return Board(spec, None, darkness=darkness)
+    width, height = battlemap.extent(m, FIELD)
+    tokens = tuple(
+        Token(
+            r,
+            *battlemap.centre(m.geometry, r.position, FIELD),
+            battlemap.label(r.position),
+            initials(r.name),
+        )  # fmt: skip
+        for r in rows
+        if r.position is not None
+    )
+    off_map = tuple(r for r in rows if r.position is None)
+    terrain = terrain_svg(table.pk, m, darkness, width, height)
+    return Board(spec, m, width, height, terrain, tokens, off_map, darkness)
+
+
+def initials(name: str) -> str:
+    """A token's letters: the first of two words, else the name's first two."""
+    words = name.split()
+    letters = words[0][0] + words[1][0] if len(words) > 1 else name[:2]
+    return letters.upper()
+
+
+def terrain_svg(
+    pk: int, m: battlemap.BattleMap, darkness: Sequence[tuple[str, str]], w: float, h: float
+) -> str:
+    """The map's drawing from the terrain alone, rendered once per table, map and language:
+    a token moving does not touch it. Only fields that differ from bare ground are drawn."""
+
+    def render() -> str:
+        def fields(cells: Sequence[battlemap.Field]) -> list[tuple[float, float, str]]:
+            return [(*battlemap.centre(m.geometry, f, FIELD), battlemap.label(f)) for f in cells]
+
+        layers = [(cls, _(name), fields(getattr(m, layer))) for layer, cls, name in TERRAIN]
+        names = dict(darkness)
+        for level in (1, 2, 3):
+            cells = getattr(m, f"dark{level}")
+            if cells:
+                name = names.get(f"dark{level}", _("Ciemność"))
+                layers.append((f"dark{level}", name, fields(cells)))
+        image = ""
+        if m.image:
+            image = f"{reverse('encounter_map_image', args=[pk])}?v={m.version}"
+        ctx = {
+            "m": m, "w": w, "h": h, "size": FIELD, "image": image,
+            "layers": [layer for layer in layers if layer[2]],
+            "hex": battlemap.hex_points(0, 0, FIELD), "half": FIELD / 2,
+            "tile_w": battlemap.HEX_W * FIELD / 2, "tile_h": 1.5 * FIELD, "tile_path": _hex_tile(),
+        }  # fmt: skip
+        return render_to_string("combat/_map_terrain.html", ctx)
+
+    # The map itself is in the key: an undo or a new map may bring back a version number.
+    return memo(("map-terrain", pk, m.version, get_language(), m), render)
+
+
+def _hex_tile() -> str:
+    """The grid lines of one tile of pointy-topped odd-r hexes (two rows, one hex wide)."""
+    w, r = battlemap.HEX_W * FIELD / 2, FIELD / 2
+    return (f"M{w / 2:.2f} 0L{w:.2f} {r / 2:.2f}V{1.5 * r:.2f}L{w / 2:.2f} {2 * r:.2f}"
+            f"L0 {1.5 * r:.2f}V{r / 2:.2f}ZM{w / 2:.2f} {2 * r:.2f}V{3 * r:.2f}")  # fmt: skip
+
+
+def render_route(
+    table: Table, viewer: Viewer, actor: str, to: battlemap.Field | None, mode: str
+) -> str:
+    """A token's move to `to`, drawn and explained for the asking socket only: the path, its
+    cost, why it may not be made, the modes, and the form that confirms it."""
+    rules = get_ruleset(table.ruleset)
+    maps = battle_maps_of(rules)
+    found, error, m = None, "", None
+    try:
+        if maps is None or to is None:
+            raise Refused("brak_mapy", _("W tym systemie nie ma mapy."))
+        m = maps.battle_map(table.state)
+        if m is None:
+            raise Refused("brak_mapy", _("To starcie nie ma mapy."))
+        if not m.inside(to):
+            raise Refused("poza_mapa", _("Pole %(field)s jest poza mapą.") % {
+                "field": battlemap.label(to)})  # fmt: skip
+        seat = table.view.seats.get(actor)
+        if seat is None or sight(table.view, viewer).seat(seat) is None:
+            raise Refused("postac", _("Nie ma takiej postaci: %(id)s") % {"id": actor})
+        if not (viewer.is_gm or viewer.owns(seat.controller)):
+            raise Refused("nie_twoja", _("To nie twoja postać."))
+        found = maps.route(table.state, actor, to, mode, clock.now())
+        if found.command:
+            parsed = rules.command_from_dict({**found.command, "now": clock.now()})
+            authorise(rules, table.view, viewer, parsed)
+    except Refused as refusal:
+        found, error = None, refusal.message
+    except (ValueError, TypeError, RuleViolation) as exc:
+        found = None
+        if isinstance(exc, RuleViolation):
+            error = engine_text(exc.template, exc.params, exc.message)
+        else:
+            error = str(exc)
+    ctx: dict[str, Any] = {"route": found, "error": error, "oob": True, "w": 0, "h": 0}
+    if m is not None:
+        ctx["w"], ctx["h"] = battlemap.extent(m, FIELD)
+    if found is not None and m is not None and to is not None:
+        points = [battlemap.centre(m.geometry, f, FIELD) for f in found.path]
+        ctx.update(
+            points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+            end=points[-1],
+            steps=points[1:-1],
+            seat=table.view.seats[actor],
+            field=battlemap.label(to),
+            to=list(to),
+            r=FIELD * 0.12,
+            r2=FIELD * 0.24,
+        )
+    return render_to_string("combat/_map.html#map-route-answer", ctx)
 
 
 K = TypeVar("K", bound=Hashable)

@@ -16,7 +16,11 @@ MAX_BYTES = 8 * 1024
 MAX_LIST = 20
 MAX_COUNT = 10
 ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-KINDS = frozenset({"command", "preview", "add", "undo", "policy", "play", "autoplay", "sync"})
+KINDS = frozenset(
+    {"command", "preview", "add", "undo", "policy", "play", "autoplay", "sync", "route", "place"}
+)
+MAX_FIELD = 60  # a battle map's fields per side, at most (combat.rules.battlemap.MAX_SIDE)
+MODE_RE = re.compile(r"^[a-z0-9_]{0,20}$")
 
 
 class BadMessage(ValueError):
@@ -36,6 +40,8 @@ class Message:
     to: int | None = None
     combatant: str = ""
     policy: str = ""
+    at: tuple[int, int] | None = None  # a battle map's field (route: where to; place: None = off)
+    mode: str = ""  # route: the move mode ("" = the first the actor may use)
 
 
 def parse(text: str) -> Message:
@@ -54,7 +60,7 @@ def parse(text: str) -> Message:
     if not isinstance(kind, str) or kind not in KINDS:
         raise BadMessage(f"unknown message type: {str(kind)[:40]!r}")
     message_id = _optional_id(data.get("id"))
-    if kind in ("command", "add", "undo", "play") and message_id is None:
+    if kind in ("command", "add", "undo", "play", "place") and message_id is None:
         raise BadMessage("this message needs an id")
     seq = _optional_int(data.get("seq"), "seq")
     return _by_kind(kind, data, message_id, seq)
@@ -80,6 +86,19 @@ def _by_kind(kind: str, data: dict[str, Any], message_id: str | None, seq: int |
         if to is None:
             raise BadMessage("undo needs to")
         return replace(base, to=to)
+    if kind == "route":
+        # route: the path and cost of a token's move, for this socket only; nothing changes.
+        mode = data.get("mode", "")
+        if not isinstance(mode, str) or not MODE_RE.match(mode):
+            raise BadMessage("mode: up to 20 letters, digits or _")
+        return replace(base, combatant=_id(data.get("actor"), "actor"), at=_field(data.get("to")),
+                       mode=mode)  # fmt: skip
+    if kind == "place":
+        # place: the GM puts a seat's token on a field (null: takes it off the map).
+        to = data.get("to")
+        return replace(
+            base, combatant=_id(data.get("seat"), "seat"), at=None if to is None else _field(to)
+        )
     if kind in ("policy", "play", "autoplay"):
         # policy: how an NPC reacts; play: play its turn now ("" = by the first policy);
         # autoplay: it plays every turn by this policy ("" = the GM plays it).
@@ -97,6 +116,22 @@ def _optional_id(value: Any) -> str | None:
     if not isinstance(value, str) or not ID_RE.match(value):
         raise BadMessage("id: 1–64 letters, digits or -_.:")
     return value
+
+
+def _id(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not ID_RE.match(value):
+        raise BadMessage(f"{name}: 1–64 letters, digits or -_.:")
+    return value
+
+
+def _field(value: Any) -> tuple[int, int]:
+    """A map field: [column, row], whole numbers from 0 to MAX_FIELD - 1."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise BadMessage("to: a field [column, row]")
+    for number in value:
+        if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < MAX_FIELD:
+            raise BadMessage(f"to: whole numbers 0–{MAX_FIELD - 1}")
+    return (value[0], value[1])
 
 
 def _optional_int(value: Any, name: str) -> int | None:

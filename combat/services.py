@@ -32,7 +32,14 @@ from combat.access import GM, Refused, Viewer, authorise
 from combat.hub import group_of
 from combat.log import Step, effective, fold
 from combat.models import Encounter, EncounterEntry
-from combat.rules.base import Ruleset, RuleViolation, autoplay_of, fill, prompts_of
+from combat.rules.base import (
+    Ruleset,
+    RuleViolation,
+    autoplay_of,
+    battle_maps_of,
+    fill,
+    prompts_of,
+)
 from combat.rules.dice import RNG
 from combat.rules.registry import get_ruleset
 from combat.snapshots import (
@@ -133,6 +140,36 @@ def run_command(
         head = answer_automatic_prompts(encounter_id, rng=rng, now=now, seq=appended.seq)
         return dataclasses.replace(appended, head=head)
     return appended
+
+
+def place_token(
+    encounter_id: int,
+    *,
+    viewer: Viewer,
+    seat: str,
+    to: tuple[int, int] | None,
+    command_id: str | None = None,
+) -> Appended:
+    """GM: a seat's token onto a field of the battle map (None: off it), by the ruleset's
+    own command."""
+    rules = get_ruleset(load_table(encounter_id).ruleset)
+    maps = battle_maps_of(rules)
+    if maps is None:
+        raise Refused("brak_mapy", _("W tym systemie nie ma mapy."))
+    command = rules.command_to_dict(maps.place_command(seat, to, clock.now()))
+    return run_command(encounter_id, command, viewer=viewer, command_id=command_id)
+
+
+def edit_map(
+    encounter_id: int, *, viewer: Viewer, edit: Any, command_id: str | None = None
+) -> Appended:
+    """GM: one `battlemap.Edit` of the table's map, by the ruleset's own command."""
+    rules = get_ruleset(load_table(encounter_id).ruleset)
+    maps = battle_maps_of(rules)
+    if maps is None:
+        raise Refused("brak_mapy", _("W tym systemie nie ma mapy."))
+    command = rules.command_to_dict(maps.map_command(edit, clock.now()))
+    return run_command(encounter_id, command, viewer=viewer, command_id=command_id)
 
 
 def add_combatants(

@@ -17,4 +17,5 @@ urlpatterns = [
         name="encounter_reveal_gm_seed",
     ),
     path("encounters/<int:pk>/export/", views.encounter_export, name="encounter_export"),
+    path("encounters/<int:pk>/map/image/", views.encounter_map_image, name="encounter_map_image"),
 ]

@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+import io
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import UploadedFile
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from PIL import Image, ImageOps
 
 from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
 from characters.models import Campaign, Character, CreatureTemplate
+from characters.portraits import FORMATS, content_type_for, validate_portrait
 from combat import export, fragments, roster, services, verify
-from combat.access import Refused, get_encounter_for
+from combat.access import Refused, Viewer, get_encounter_for
 from combat.forms import MAX_PER_CREATURE, EncounterForm, SimulatorForm
 from combat.models import Encounter
-from combat.rules.base import simulator_of
+from combat.rules.base import battle_maps_of, simulator_of
+from combat.rules.battlemap import BattleMap, Look
 
 
 @login_required
@@ -205,3 +216,91 @@ def encounter_reveal_gm_seed(request: HttpRequest, pk: int) -> HttpResponse:
     except Refused as refusal:
         messages.error(request, refusal.message)
     return redirect(reverse("encounter_rolls", args=[found.pk]))
+
+
+MAP_IMAGE_SIDE = 4096  # pixels: a map picture is stored at most this wide and tall
+
+
+@login_required
+def encounter_map_image(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """The battle map's picture, to the table's members (never from a public URL); the GM
+    uploads a new one by POST."""
+    found, viewer = get_encounter_for(request.user, pk)
+    if request.method == "POST":
+        require_gm(request.user, found.campaign)
+        return _upload_map_image(request, found, viewer)
+    m = _battle_map(found)
+    # Only this campaign's uploads: an image path is the GM's text and could name any file.
+    if m is None or not m.image.startswith(f"maps/{found.campaign_id}/"):
+        raise Http404("No map image")
+    try:
+        handle = default_storage.open(m.image, "rb")
+    except FileNotFoundError:
+        raise Http404("Map image missing") from None
+    response = FileResponse(handle, content_type=content_type_for(m.image))
+    response["Cache-Control"] = "private, max-age=3600"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    return response
+
+
+def _battle_map(encounter: Encounter) -> BattleMap | None:
+    maps = battle_maps_of(encounter.rules())
+    return None if maps is None else maps.battle_map(services.load_table(encounter.pk).state)
+
+
+def _upload_map_image(request: HttpRequest, encounter: Encounter, viewer: Viewer) -> HttpResponse:
+    """Checked like a portrait, stored re-encoded (no camera metadata) under the campaign,
+    then set by the ruleset's map command; a refused command leaves no file behind."""
+    m = _battle_map(encounter)
+    upload = request.FILES.get("image")
+    error, done = "", ""
+    if m is None:
+        error = _("Najpierw utwórz mapę.")
+    elif upload is None:
+        error = _("Wybierz plik obrazu.")
+    else:
+        try:
+            validate_portrait(upload)
+        except ValidationError as exc:
+            error = _map_image_error(exc)
+    if not error and m is not None and upload is not None:
+        picture, extension = _map_copy(upload)
+        path = default_storage.save(f"maps/{encounter.campaign_id}/{uuid.uuid4().hex}.{extension}",
+                                    picture)  # fmt: skip
+        try:
+            services.edit_map(encounter.pk, viewer=viewer, edit=Look(m.background, path))
+            done = _("Obraz mapy zapisany.")
+        except Refused as refusal:
+            default_storage.delete(path)
+            error = refusal.message
+    if not request.htmx:  # type: ignore[attr-defined]
+        if error:
+            messages.error(request, error)
+        return redirect(encounter)
+    context = {"error": error, "done": done}
+    return render(request, "combat/_map_upload.html", context)  # htmx swaps 2xx only
+
+
+def _map_image_error(exc: ValidationError) -> str:
+    """The portrait check's refusal, worded for a map."""
+    if exc.code == "too_big":
+        return _("Obraz mapy może mieć najwyżej 2 MB.")
+    if exc.code == "format":
+        return _("Obraz mapy musi być plikiem PNG, JPEG albo WebP.")
+    return " ".join(exc.messages)
+
+
+def _map_copy(upload: UploadedFile) -> tuple[ContentFile[bytes], str]:
+    """The stored copy: the same format, orientation applied, metadata dropped, at most
+    MAP_IMAGE_SIDE pixels a side."""
+    upload.seek(0)
+    with Image.open(upload) as image:
+        image_format = image.format or "PNG"
+        picture = ImageOps.exif_transpose(image)
+        picture.thumbnail((MAP_IMAGE_SIDE, MAP_IMAGE_SIDE))
+        if image_format == "JPEG" and picture.mode not in ("RGB", "L"):
+            picture = picture.convert("RGB")
+        buffer = io.BytesIO()
+        picture.save(buffer, format=image_format)
+    extension = FORMATS.get(image_format, ("png", ""))[0]
+    return ContentFile(buffer.getvalue()), extension

@@ -66,6 +66,7 @@
       htmx.swap(document.body, msg.html, { swapStyle: "none" });
       open.forEach((id) => { const d = document.getElementById(id); if (d) d.open = true; });
       restoreFocus(focused);
+      document.dispatchEvent(new CustomEvent("eleora:swapped")); // map.js re-applies its view
     }
     if (typeof msg.seq === "number") {
       renewForms();
@@ -245,6 +246,8 @@
       else msg[el.name] = value;
     }
     if (Object.keys(command).length) msg.command = command;
+    // A form that came after the last push (a route's confirm) gets its id on first use.
+    if (!form.dataset.cid && form.dataset.ws !== "policy") form.dataset.cid = newId();
     // A preview's id is only for its refusal to find the form (a command's id stays unused).
     if (form.dataset.cid) msg.id = (msg.type === "preview" ? "p." : "") + form.dataset.cid;
     msg.seq = seq;
@@ -342,6 +345,16 @@
   setInterval(() => {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync", seq }));
   }, 25000);
+
+  // For static/js/map.js: send a message it built (false, and the refusal shown, offline).
+  window.eleoraTable = {
+    send(msg) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) { showError(text("noconn")); return false; }
+      socket.send(JSON.stringify({ ...msg, seq }));
+      return true;
+    },
+    newId,
+  };
 
   connect();
 })();

@@ -21,12 +21,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import reduce
 from typing import Any
 
+from combat.rules import battlemap
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from tests.duel.model import (
     ANSWERS,
     GM,
     HOUR,
+    MOVE_FIELDS,
     PARRY,
+    RUN,
     TO_HIT,
     Answer,
     Attack,
@@ -34,6 +37,7 @@ from tests.duel.model import (
     Command,
     DeadlineMoved,
     Duel,
+    EditMap,
     EndFight,
     EndTurn,
     Event,
@@ -44,7 +48,12 @@ from tests.duel.model import (
     JoinCombat,
     Joined,
     LifeSet,
+    MapEdited,
+    Move,
+    Moved,
     Parried,
+    PlaceCombatant,
+    Placed,
     Prompt,
     ResolveExpired,
     RevealStats,
@@ -95,6 +104,12 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
             return [StatsRevealed(_fighter(state, command.target).id, command.revealed)]
         case SetLife():
             return _set_life(state, command)
+        case EditMap():
+            return _edit_map(state, command)
+        case PlaceCombatant():
+            return _place(state, command)
+        case Move():
+            return _move(state, command)
     raise RuleViolation("polecenie", gettext_noop("Nieznane polecenie."))
 
 
@@ -250,6 +265,93 @@ def _set_life(state: Duel, command: SetLife) -> list[Event]:
     return [LifeSet(target.id, command.life)]
 
 
+# --- the battle map (a square map, a field a metre) ------------------------------------------
+
+
+def _edit_map(state: Duel, command: EditMap) -> list[Event]:
+    """GM: any edit the map allows; a smaller map may not drop a token."""
+    if isinstance(command.edit, battlemap.Remove) and not command.edit.confirm:
+        raise RuleViolation("potwierdz", gettext_noop("Potwierdź usunięcie mapy."))
+    battlemap.check_edit(state.battlemap, command.edit, occupied(state))
+    return [MapEdited(command.edit)]
+
+
+def _place(state: Duel, command: PlaceCombatant) -> list[Event]:
+    """GM: a token onto a free, passable field of the map (or off it)."""
+    target = _fighter(state, command.target)
+    m = _require_map(state)
+    to = command.to
+    if to is not None:
+        if not m.inside(to):
+            raise RuleViolation("poza_mapa", gettext_noop("Pole %(field)s jest poza mapą."),
+                                field=battlemap.label(to))  # fmt: skip
+        if not m.passable(to):
+            raise RuleViolation(
+                "sciana",
+                gettext_noop("Pole %(field)s jest zablokowane."),
+                field=battlemap.label(to),
+            )
+        if any(f.position == to for f in state.fighters.values() if f.id != target.id):
+            raise RuleViolation(
+                "zajete_pole",
+                gettext_noop("Pole %(field)s jest zajęte."),
+                field=battlemap.label(to),
+            )
+    return [Placed(target.id, to)]
+
+
+def _move(state: Duel, command: Move) -> list[Event]:
+    """Along a path from the token's field: never through an enemy nor onto anyone, within
+    the turn's fields of movement (a run spends the attack)."""
+    m = _require_map(state)
+    me = _require_turn(state, command.actor)
+    if me.position is None:
+        raise RuleViolation("bez_pionka", gettext_noop("%(name)s nie stoi na mapie."), name=me.name)
+    path = command.path
+    if len(path) < 2 or path[0] != me.position:
+        raise RuleViolation("sciezka", gettext_noop("Ścieżka zaczyna się na polu postaci."))
+    cost = battlemap.path_cost(m, path)
+    enemies = {f.position for f in state.fighters.values() if f.side != me.side and not f.down}
+    crossed = next((f for f in path[1:] if f in enemies), None)
+    if crossed is not None:
+        raise RuleViolation(
+            "wrog", gettext_noop("Na polu %(field)s stoi wróg."), field=battlemap.label(crossed)
+        )
+    if path[-1] in occupied(state):
+        raise RuleViolation(
+            "zajete_pole",
+            gettext_noop("Pole %(field)s jest zajęte."),
+            field=battlemap.label(path[-1]),
+        )
+    if command.mode == RUN and state.attacked:
+        raise RuleViolation("bieg", gettext_noop("Po ataku nie można już biec."))
+    left = MOVE_FIELDS[command.mode] - state.moved
+    if cost > left:
+        raise RuleViolation(
+            "za_daleko", gettext_noop("Za daleko: %(cost)d pól, zostało %(left)d."),
+            cost=cost, left=max(0, left),
+        )  # fmt: skip
+    return [Moved(me.id, path, cost, command.mode)]
+
+
+def occupied(state: Duel) -> list[tuple[int, int]]:
+    return [f.position for f in state.fighters.values() if f.position is not None]
+
+
+def _require_map(state: Duel) -> battlemap.BattleMap:
+    if state.battlemap is None:
+        raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
+    return state.battlemap
+
+
+def _evolve_map(state: Duel, event: MapEdited) -> Duel:
+    m = battlemap.apply_edit(state.battlemap, event.edit, "square", 1)
+    if m is not None:
+        return _replace(state, battlemap=m)
+    fighters = {cid: _replace(f, position=None) for cid, f in state.fighters.items()}
+    return _replace(state, battlemap=None, fighters=fighters)
+
+
 # --- what follows from the rules --------------------------------------------------------------
 
 
@@ -371,6 +473,7 @@ def evolve(state: Duel, event: Event) -> Duel:
                 fighters=fighters,
                 deadline=event.deadline,
                 acted=(),
+                moved=0,
             )
         case InitiativeRolled():
             return _with(state, _replace(state.fighters[event.fighter], initiative=event.total))
@@ -385,7 +488,15 @@ def evolve(state: Duel, event: Event) -> Duel:
         case TurnEnded() if state.by_post:
             return _acted(state, event.actor)
         case TurnEnded():
-            return _replace(state, turn=_next_turn(state), attacked=False)
+            return _replace(state, turn=_next_turn(state), attacked=False, moved=0)
+        case MapEdited():
+            return _evolve_map(state, event)
+        case Placed():
+            return _with(state, _replace(state.fighters[event.target], position=event.to))
+        case Moved():
+            moved = _with(state, _replace(state.fighters[event.actor], position=event.path[-1]))
+            spent = event.mode == RUN or state.attacked
+            return _replace(moved, moved=state.moved + event.cost, attacked=spent)
         case RoundExpired():
             return _replace(state, acted=(*state.acted, *event.missed))
         case FightEnded():

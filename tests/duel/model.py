@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+from combat.rules.battlemap import BattleMap, Edit
 from combat.rules.codec import Codec
 
 GM = "gm"  # the actor of the GM's own commands
@@ -21,6 +22,10 @@ TO_HIT = 11  # d20 + Atak against this
 ANSWER_S = (3, 120)  # the bounds of the answer time a GM may set
 POST_HOURS = (1, 336)  # the bounds of a by-post round's time, in hours (two weeks at most)
 HOUR = 3600.0
+Mode = Literal["walk", "run"]  # a walk keeps the attack, a run spends it
+WALK: Mode = "walk"
+RUN: Mode = "run"
+MOVE_FIELDS: dict[str, int] = {WALK: 6, RUN: 12}  # fields of movement a turn's move may use
 
 Pace = Literal["live", "post"]
 
@@ -70,6 +75,7 @@ class Fighter:
     hidden: bool = False
     revealed: bool = False
     initiative: int | None = None  # this round's d20 + Atak
+    position: tuple[int, int] | None = None  # the token's field on the battle map
 
     @property
     def life(self) -> int:
@@ -114,6 +120,8 @@ class Duel:
     winner: str | None = None
     deadline: float | None = None  # by post: when the round's time runs out
     acted: tuple[str, ...] = ()  # by post: who has acted this round
+    battlemap: BattleMap | None = None
+    moved: int = 0  # fields of movement the current fighter used this turn
 
     @property
     def by_post(self) -> bool:
@@ -233,6 +241,36 @@ class SetLife(Command):
     actor: str = GM
     target: str
     life: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditMap(Command):
+    """GM: lay, resize, paint, restyle or remove the battle map."""
+
+    type_key: ClassVar[str] = "edit_map"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    edit: Edit
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceCombatant(Command):
+    """GM: put a fighter's token on a field (None: off the map)."""
+
+    type_key: ClassVar[str] = "place_combatant"
+    gm_only: ClassVar[bool] = True
+    actor: str = GM
+    target: str
+    to: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Command):
+    """A fighter walks (or runs) along `path`, its own field first."""
+
+    type_key: ClassVar[str] = "move"
+    path: tuple[tuple[int, int], ...]
+    mode: Mode = WALK
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -374,6 +412,28 @@ class DeadlineMoved(Event):
     deadline: float
 
 
+@dataclass(frozen=True)
+class MapEdited(Event):
+    type_key: ClassVar[str] = "map_edited"
+    edit: Edit
+
+
+@dataclass(frozen=True)
+class Placed(Event):
+    type_key: ClassVar[str] = "placed"
+    target: str
+    to: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    type_key: ClassVar[str] = "moved"
+    actor: str
+    path: tuple[tuple[int, int], ...]
+    cost: int
+    mode: Mode = WALK
+
+
 COMMANDS: dict[str, type[Command]] = {
     c.type_key: c
     for c in (
@@ -387,6 +447,9 @@ COMMANDS: dict[str, type[Command]] = {
         SetHidden,
         RevealStats,
         SetLife,
+        EditMap,
+        PlaceCombatant,
+        Move,
     )
 }
 EVENTS: dict[str, type[Event]] = {
@@ -405,6 +468,9 @@ EVENTS: dict[str, type[Event]] = {
         LifeSet,
         RoundExpired,
         DeadlineMoved,
+        MapEdited,
+        Placed,
+        Moved,
     )
 }
 

@@ -1,4 +1,4 @@
-"""Pojedynek as a `Ruleset`: the core protocol and the `Prompts` capability, nothing more.
+"""Pojedynek as a `Ruleset`: the core protocol, the `Prompts` and `BattleMaps` capabilities.
 
 No odds and no simulator, so the table must show neither for it. Every method is a thin
 call into the modules that hold the rules (`engine`), the records (`model`), the sheet
@@ -10,15 +10,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from combat.rules.base import RNG, DerivedValue, LogLine, PromptView, StatSpec, TableView
+from combat.rules.base import (
+    RNG,
+    DerivedValue,
+    LogLine,
+    MapSpec,
+    PromptView,
+    RouteView,
+    StatSpec,
+    TableView,
+    gettext_noop,
+)
+from combat.rules.battlemap import BattleMap, Edit
 from combat.rules.schema import SettingsGroup, SheetSection
 from tests.duel import engine, model, sheet, table
 from tests.duel.model import (
     GM,
     Command,
     Duel,
+    EditMap,
     Event,
     JoinCombat,
+    PlaceCombatant,
     ResolveExpired,
     RevealStats,
     SetHidden,
@@ -171,6 +184,26 @@ class DuelRuleset:
 
     def auto_answer(self, state: Duel, prompt_id: str, policy: str, now: float) -> Command | None:
         return table.auto_answer(state, prompt_id, policy, now)
+
+    # --- BattleMaps ---------------------------------------------------------------------------
+
+    def map_spec(self) -> MapSpec:
+        darkness = (gettext_noop("Półmrok"), gettext_noop("Ciemność"), gettext_noop("Mrok"))
+        return MapSpec("square", 1, 12, 8, darkness)
+
+    def battle_map(self, state: Duel) -> BattleMap | None:
+        return state.battlemap
+
+    def map_command(self, edit: Edit, now: float) -> EditMap:
+        return EditMap(edit=edit, now=now)
+
+    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> PlaceCombatant:
+        return PlaceCombatant(target=seat, to=to, now=now)
+
+    def route(
+        self, state: Duel, actor: str, to: tuple[int, int], mode: str, now: float
+    ) -> RouteView:
+        return table.route(state, actor, to, mode, now)
 
 
 RULESET = DuelRuleset()

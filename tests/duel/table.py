@@ -5,25 +5,32 @@ order, seats with health), its prompts, the log's lines, and the data of its own
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from combat.rules import battlemap
 from combat.rules.base import (
     Counter,
     HealthView,
     LogLine,
     PromptView,
     RollView,
+    RouteView,
     RuleViolation,
     SeatView,
     TableView,
     fill,
     gettext_noop,
 )
+from tests.duel import engine
 from tests.duel.model import (
     HOUR,
+    MOVE_FIELDS,
     NO_REACTION,
     PARRY,
+    RUN,
     TO_HIT,
+    WALK,
     Answer,
     Attack,
     Attacked,
@@ -35,13 +42,18 @@ from tests.duel.model import (
     InitiativeRolled,
     Joined,
     LifeSet,
+    MapEdited,
+    Move,
+    Moved,
     Parried,
+    Placed,
     Prompt,
     RoundExpired,
     RoundStarted,
     StatsRevealed,
     Struck,
     TurnEnded,
+    command_to_dict,
 )
 from tests.duel.sheet import hit_chance
 
@@ -106,6 +118,7 @@ def _seat(state: Duel, f: Fighter) -> SeatView:
         health=health(f),
         counters=counters,
         ready=True,  # nothing to do before the fight: the server rolls initiative
+        position=f.position,
     )
 
 
@@ -311,6 +324,21 @@ def describe(state: Duel, event: Event) -> LogLine | None:
                 else gettext_noop("Liczby ukryte: %(name)s.")
             )
             return _line(text, "gm", [target], secret=True, name=names[target])
+        case MapEdited():
+            return _line(gettext_noop("Mistrz Gry zmienia mapę."), "gm", [])
+        case Placed(target=target, to=None):
+            return _line(
+                gettext_noop("%(name)s schodzi z mapy."), "gm", [target], name=names[target]
+            )
+        case Placed(target=target, to=(col, row)):
+            text = gettext_noop("%(name)s staje na polu %(field)s.")
+            return _line(
+                text, "gm", [target], name=names[target], field=battlemap.label((col, row))
+            )
+        case Moved(actor=actor, path=path, cost=cost):
+            text = gettext_noop("%(name)s idzie na pole %(field)s (%(cost)d).")
+            field = battlemap.label(path[-1])
+            return _line(text, "move", [actor], name=names[actor], field=field, cost=cost)
         case LifeSet(target=target, life=life):
             text = gettext_noop("Mistrz Gry ustawia Życie: %(name)s → %(life)d.")
             return _line(text, "gm", [target], secret=True, name=names[target], life=life)
@@ -408,3 +436,58 @@ def _line(
     **params: str | int,
 ) -> LogLine:
     return LogLine(text, params, kind, tuple(actors), rolls, secret)
+
+
+# --- the battle map ---------------------------------------------------------------------------
+
+MODES = ((WALK, gettext_noop("Chód")), (RUN, gettext_noop("Bieg")))
+
+
+def route(state: Duel, actor: str, to: tuple[int, int], mode: str, now: float) -> RouteView:
+    """The move of `actor` to `to`: the cheapest path around walls, obstacles and enemies,
+    allowed exactly when deciding its command would be."""
+    m = state.battlemap
+    if m is None:
+        raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
+    me = state.fighters.get(actor)
+    if me is None or me.position is None:
+        raise RuleViolation("bez_pionka", gettext_noop("Ta postać nie stoi na mapie."))
+    mode = mode or WALK
+    if mode not in dict(MODES):
+        raise RuleViolation("tryb", gettext_noop("Nieznany sposób ruchu."))
+    others = [f for f in state.fighters.values() if f.id != actor and f.position is not None]
+    enemies = [f.position for f in others if f.position and f.side != me.side and not f.down]
+    allies = [f.position for f in others if f.position and f.position not in enemies]
+    found = battlemap.route(m, me.position, to, closed=enemies, no_stop=allies)
+    left = MOVE_FIELDS[mode] - state.moved
+    base: dict[str, Any] = {"actor": actor, "modes": MODES, "mode": mode}
+    if found is None:
+        reason = gettext_noop("Nie da się dojść na pole %(field)s.")
+        return RouteView(path=(me.position,), allowed=False, reason=reason,
+                         reason_params={"field": battlemap.label(to)}, **base)  # fmt: skip
+    command = Move(actor=actor, path=found.path, mode=mode, now=now)  # type: ignore[arg-type]
+    cost = gettext_noop("%(used)d z %(left)d pól")
+    params = {"used": found.cost, "left": max(0, left)}
+    notes = tuple(
+        (gettext_noop("Trudny teren na %(field)s: 2 pola."), {"field": battlemap.label(f)})
+        for f in found.path[1:]
+        if m.is_difficult(f)
+    )
+    view = RouteView(path=found.path, allowed=True, cost=cost, cost_params=params, notes=notes,
+                     command=command_to_dict(command), **base)  # fmt: skip
+    try:
+        engine.decide(state, command, _NO_DICE)
+    except RuleViolation as refusal:
+        return dataclasses.replace(view, allowed=False, reason=refusal.template or refusal.message,
+                                   reason_params=refusal.params)  # fmt: skip
+    return view
+
+
+class _NoDice:
+    """A move rolls nothing."""
+
+    def randint(self, low: int, high: int) -> int:
+        raise AssertionError("a move rolls no dice")
+
+
+_NO_DICE: Any = _NoDice()

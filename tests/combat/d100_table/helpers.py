@@ -272,7 +272,7 @@ def make_d100_table(
 # --- sockets ------------------------------------------------------------------------------------
 
 app = URLRouter(websocket_urlpatterns)
-_REGION = re.compile(r'<section id="(table-[a-z]+)"[^>]*hx-swap-oob="true"')
+_REGION = re.compile(r'<(?:section|div) id="(table-[a-z-]+)"[^>]*hx-swap-oob="true"')
 
 
 def split_regions(html: str) -> dict[str, str]:

@@ -337,11 +337,12 @@ async def test_the_socket_renders_in_the_language_the_page_asked_for() -> None:
 
 
 def regions_in(html: str) -> set[str]:
-    return set(re.findall(r'<section id="(table-[a-z]+)"', html))
+    return set(re.findall(r'<(?:section|div) id="(table-[a-z-]+)"', html))
 
 
 ALL_PLAYER_REGIONS = {
-    "table-status", "table-prompts", "table-me", "table-turn", "table-order", "table-log"
+    "table-status", "table-prompts", "table-me", "table-turn", "table-map", "table-map-terrain",
+    "table-map-tokens", "table-order", "table-log",
 }  # fmt: skip
 
 

@@ -20,8 +20,46 @@ from characters.models import Campaign, Character, CreatureTemplate
 from characters.sheets import clean_sheet
 from combat import services as combat_services
 from combat.models import Encounter
+from combat.rules import battlemap
+from combat.rules.base import battle_maps_of
 from combat.rules.registry import get_ruleset
 
+# Demo battle maps by encounter: '#' wall, 'o' obstacle, '~' difficult terrain, '1'–'3'
+# darkness, 'P' a player's character and 'N' an NPC (placed in the table's order), '.' ground.
+# The wolves' ambush puts every wolf beside both heroes: the fight starts in reach.
+# Hex maps are drawn as their fields are: each row a list of fields, odd rows half a hex on.
+MAPS: dict[str, str] = {
+    "Zasadzka na leśnym trakcie": """
+        o o . . 1 1 . . . . . . o o . .
+        o 1 1 . . . . . . . . 1 1 o . .
+        . . . . . . . . . . . . . . . .
+        ~ ~ . . . . . . . . . . . . ~ ~
+        . ~ ~ . . P N . . . . . . ~ ~ .
+        . . ~ ~ N P N . . . . . ~ ~ . .
+        . . . . . . . . . . . . . . . .
+        o . . . . . . . . . . 2 2 . . #
+        o o 1 . . . . . . . 2 2 o . # #
+        o o o 1 . . . . . 2 2 o o # 3 #
+    """,
+    "Zasadzka w wąwozie": """
+        # # # # # # # # # # # #
+         # . . . ~ ~ . . . . . #
+        # P . . ~ . . . . N . #
+         # . P . . . o . . . N #
+        # . . . . . o . . N . #
+         # P . . . ~ ~ . . . . #
+        # # # # # # # # # # # #
+    """,
+    "Zasadzka przy brodzie": """
+        . . . . . . ~ ~ . . . . . .
+        . P . . . . ~ ~ . . . N . .
+        . . P . . . ~ ~ . . . . . .
+        . . . . . ~ ~ . . o o . N .
+        . P . . . ~ ~ . . o . . . .
+        . . P . . ~ ~ . . . . N . .
+        . . . . ~ ~ . . . . . . . .
+    """,
+}
 PASSWORD = "eleora-demo"
 CAMPAIGN = "Wilki z Czarnego Lasu"
 ENCOUNTER = "Zasadzka na leśnym trakcie"
@@ -432,7 +470,40 @@ class Command(BaseCommand):
             viewer=combat_services.Viewer(user_id=gm.pk, is_gm=True),
             characters=characters,
         )
+        if name in MAPS:
+            self._lay_map(encounter.pk, gm, MAPS[name])
         return encounter
+
+    def _lay_map(self, encounter_id: int, gm: User, drawing: str) -> None:
+        """The demo map drawn in `drawing`, painted and with every seat's token on it, by the
+        GM's own commands (skipped where the ruleset has no battle map)."""
+        table = combat_services.load_table(encounter_id)
+        rules = get_ruleset(table.ruleset)
+        maps = battle_maps_of(rules)
+        if maps is None:
+            return
+        rows = [line.strip().split() for line in drawing.strip("\n").splitlines() if line.strip()]
+        marks: dict[str, list[battlemap.Field]] = {}
+        for y, row in enumerate(rows):
+            for x, mark in enumerate(row):
+                marks.setdefault(mark, []).append((x, y))
+        tools = {"#": "wall", "o": "obstacle", "~": "difficult", "1": "dark1", "2": "dark2"}
+        edits: list[Any] = [battlemap.Resize(max(map(len, rows)), len(rows))]
+        edits += [
+            battlemap.Paint(tools.get(mark, "dark3"), tuple(fields))  # type: ignore[arg-type]
+            for mark, fields in marks.items()
+            if mark in (*tools, "3")
+        ]
+        commands = [maps.map_command(edit, 0.0) for edit in edits]
+        seats = [table.view.seats[cid] for cid in table.view.order]
+        free = {"P": list(marks.get("P", ())), "N": list(marks.get("N", ()))}
+        for seat in seats:
+            spots = free["P" if seat.controller is not None else "N"]
+            if spots:
+                commands.append(maps.place_command(seat.id, spots.pop(0), 0.0))
+        viewer = combat_services.Viewer(user_id=gm.pk, is_gm=True)
+        for command in commands:
+            combat_services.run_command(encounter_id, rules.command_to_dict(command), viewer=viewer)
 
     def _start_by_post(self, rules: Any, encounter_id: int, gm: User) -> None:
         """Switch the table to forum posts and open its first turn (the d100 engine's own

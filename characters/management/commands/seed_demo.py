@@ -25,7 +25,8 @@ from combat.rules.base import battle_maps_of
 from combat.rules.registry import get_ruleset
 
 # Demo battle maps by encounter: '#' wall, 'o' obstacle, '~' difficult terrain, '1'–'3'
-# darkness, 'P' a player's character and 'N' an NPC (placed in the table's order), '.' ground.
+# darkness, 'P' one of the party (the players' side) and 'N' an opponent, placed in the table's
+# order, '.' ground.
 # The wolves' ambush puts every wolf beside both heroes: the fight starts in reach.
 # Hex maps are drawn as their fields are: each row a list of fields, odd rows half a hex on.
 MAPS: dict[str, str] = {
@@ -497,8 +498,9 @@ class Command(BaseCommand):
         commands = [maps.map_command(edit, 0.0) for edit in edits]
         seats = [table.view.seats[cid] for cid in table.view.order]
         free = {"P": list(marks.get("P", ())), "N": list(marks.get("N", ()))}
+        party = {seat.side for seat in seats if seat.controller is not None}
         for seat in seats:
-            spots = free["P" if seat.controller is not None else "N"]
+            spots = free["P" if seat.side in party else "N"]
             if spots:
                 commands.append(maps.place_command(seat.id, spots.pop(0), 0.0))
         viewer = combat_services.Viewer(user_id=gm.pk, is_gm=True)

@@ -439,13 +439,16 @@ class OfferOpportunity(GMCommand):
 @_register
 @dataclass(frozen=True, kw_only=True)
 class DeclareAreaAttack(GMCommand):
-    """An area attack covers these characters, and everyone standing on `fields` of the
-    battle map: each may react with Ucieczka."""
+    """An area attack covers these characters, everyone standing on `fields` of the battle
+    map, and everyone within `radius` metres of the character `around` (its own field
+    included): each may react with Ucieczka."""
 
     type_key: ClassVar[str] = "declare_area_attack"
     targets: tuple[str, ...] = ()
     label: str = ""
     fields: tuple[Position, ...] = ()
+    around: str = ""
+    radius: int = 0
 
 
 @_register

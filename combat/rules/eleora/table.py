@@ -152,13 +152,22 @@ def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> 
 
 
 def gm_panel(state: EncounterState) -> dict[str, Any]:
-    """Start (with the surprising side), the GM's own roll, end with a winner."""
+    """Start (with the surprising side), the GM's own roll, an area attack on the map, end
+    with a winner."""
     sides = sorted({c.side for c in state.combatants.values()})
     return {
         "phase": state.phase,
         "sides": sides,
         "can_start": state.phase == "setup" and bool(state.combatants),
         "can_end": state.phase in ("combat", "surprise"),
+        # An area attack centred on a character on the map (its Ucieczka prompts).
+        "area_centres": [
+            (c.id, c.name)
+            for c in state.combatants.values()
+            if c.position is not None and c.status != "dead"
+        ]
+        if state.battlemap is not None and state.phase in ("combat", "surprise")
+        else [],
     }
 
 

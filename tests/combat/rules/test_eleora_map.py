@@ -526,6 +526,26 @@ def test_ucieczka_for_those_in_the_area() -> None:
     assert refused(state, DeclareAreaAttack(fields=((9, 9),))).code == "poza_mapa"
 
 
+def test_ucieczka_for_everyone_within_the_radius_of_a_character() -> None:
+    state = scene(
+        """
+    a . . . .
+    . b . . .
+    . . . . w
+    """,
+        order=("ala", "bora", "wilk"),
+    )
+    for cid in ("ala", "bora", "wilk"):
+        state = state.update(cid, has_acted=True, reactions_left=1)
+    blast = DeclareAreaAttack(around="bora", radius=1, label="kula ognia")
+    _state, events = step(state, blast)
+    assert sorted(e.prompt.actor for e in of_type(events, PromptOpened)) == ["ala", "bora"]
+    _state, events = step(state, DeclareAreaAttack(around="bora", radius=3))
+    assert len(of_type(events, PromptOpened)) == 3  # the wolf three fields off
+    assert refused(state, DeclareAreaAttack(around="bora", radius=21)).code == "promien"
+    assert refused(state, DeclareAreaAttack()).code == "pusty_obszar"
+
+
 # --- speed ---------------------------------------------------------------------------------------
 
 

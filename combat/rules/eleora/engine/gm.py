@@ -229,7 +229,10 @@ def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[E
     require_active(state)
     events: list[Event] = []
     next_id = state.next_id
-    for cid in dict.fromkeys((*cmd.targets, *_standing_on(state, cmd.fields))):
+    covered = (*cmd.targets, *_standing_on(state, (*cmd.fields, *_around(state, cmd))))
+    if not covered:
+        raise RuleViolation("pusty_obszar", gettext_noop("Atak obszarowy nikogo nie obejmuje."))
+    for cid in dict.fromkeys(covered):
         c = state.get(cid)
         if reaction_refusal(c, defensive=True) is not None:
             continue
@@ -244,6 +247,33 @@ def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[E
         next_id += 1
         events.append(PromptOpened(prompt=prompt))
     return events
+
+
+MAX_AREA_RADIUS = 20  # metres: the biggest blast the form offers and the engine takes
+
+
+def _around(state: EncounterState, cmd: DeclareAreaAttack) -> tuple[Position, ...]:
+    """The fields within `radius` metres of the character `around` stands on."""
+    if not cmd.around:
+        return ()
+    centre = state.get(cmd.around)
+    m = state.battlemap
+    if m is None or centre.position is None:
+        raise RuleViolation(
+            "obszar_bez_mapy",
+            gettext_noop("%(name)s nie stoi na mapie: wskaż objętych ręcznie."),
+            name=centre.name,
+        )
+    if not 0 <= cmd.radius <= MAX_AREA_RADIUS:
+        raise RuleViolation("promien", gettext_noop("Promień od 0 do %(n)s m."), n=MAX_AREA_RADIUS)
+    reach = cmd.radius // m.metres
+    cx, cy = centre.position
+    return tuple(
+        (x, y)
+        for x in range(max(0, cx - reach), min(m.width, cx + reach + 1))
+        for y in range(max(0, cy - reach), min(m.height, cy + reach + 1))
+        if m.distance(centre.position, (x, y)) <= reach
+    )
 
 
 def _standing_on(state: EncounterState, fields: tuple[Position, ...]) -> list[str]:

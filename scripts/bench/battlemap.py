@@ -352,15 +352,10 @@ def figures(
 
 
 def _stats(values: list[float], scale: float = 1.0) -> dict[str, float]:
-    if not values:
-        return {"median": 0.0, "p95": 0.0, "max": 0.0}
-    ordered = sorted(v * scale for v in values)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return {
-        "median": round(statistics.median(ordered), 2),
-        "p95": round(p95, 2),
-        "max": round(ordered[-1], 2),
-    }
+    """The median and p95 as the caches benchmark reports them, and the slowest."""
+    from scripts.bench.caches import _stats as stats
+
+    return {**stats(values, scale), "max": round(max(values, default=0.0) * scale, 2)}
 
 
 def report(result: dict[str, Any]) -> str:

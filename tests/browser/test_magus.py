@@ -213,6 +213,12 @@ def declare(seat: Seat, form: Locator) -> None:
 
 def start(t: Table, server: MagusServer, name: str) -> None:
     """The GM opens a new encounter and seats the three; everyone watches; the GM starts."""
+    seat_three(t, server, name)
+    begin(t)
+
+
+def seat_three(t: Table, server: MagusServer, name: str) -> None:
+    """The GM opens a new encounter and seats the three while everyone watches."""
     gm = t.gm.page
     gm.goto(server.encounters)
     gm.get_by_label("Nazwa starcia").fill(name)
@@ -225,7 +231,11 @@ def start(t: Table, server: MagusServer, name: str) -> None:
     t.gm.press(panel.get_by_role("button", name="Dodaj", exact=True))
     for seat in t.seats:
         expect(seat.page.locator("#table-order .combatant")).to_have_count(3)
-    t.gm.press(panel.get_by_role("button", name="Rozpocznij walkę"))
+
+
+def begin(t: Table) -> None:
+    """The GM starts the fight: round 1's declarations on every screen."""
+    t.gm.press(t.gm.page.locator("#table-gm").get_by_role("button", name="Rozpocznij walkę"))
     for seat in t.seats:
         expect(seat.page.locator("#table-status")).to_contain_text("Deklaracje — runda 1")
 

@@ -17,11 +17,13 @@ from tests.browser.test_magus import (
     ORK,
     WIESNA,
     Table,
+    begin,
     declare,
     end_turn,
     fill_declaration,
     roll_initiative,
     seat_of,
+    seat_three,
     table,  # noqa: F401 - the three browsers
 )
 from tests.browser.test_map import tap_field
@@ -33,18 +35,8 @@ COST = re.compile(r"(\d+) m z (\d+) m")
 
 def lay_out(t: Table, server: MagusServer, name: str) -> None:
     """A new encounter with the three seated, an 8 × 6 hex map and every token on it."""
+    seat_three(t, server, name)
     gm = t.gm.page
-    gm.goto(server.encounters)
-    gm.get_by_label("Nazwa starcia").fill(name)
-    gm.get_by_role("button", name="Otwórz nowe starcie").click()
-    expect(gm.get_by_role("heading", name=name)).to_be_visible()
-    t.open(gm.url)
-    panel = gm.locator("#table-gm")
-    for who in (BORYS, WIESNA, ORK):
-        panel.get_by_label(who).check()
-    t.gm.press(panel.get_by_role("button", name="Dodaj", exact=True))
-    for seat in t.seats:
-        expect(seat.page.locator("#table-order .combatant")).to_have_count(3)
     form = gm.locator("#table-map form.map-create")
     form.get_by_label("Szerokość").fill("8")
     form.get_by_label("Wysokość").fill("6")
@@ -59,9 +51,7 @@ def lay_out(t: Table, server: MagusServer, name: str) -> None:
     t.settle()
     for seat in t.seats:
         expect(seat.page.locator("#map-tokens .map-token")).to_have_count(3)
-    t.gm.press(panel.get_by_role("button", name="Rozpocznij walkę"))
-    for seat in t.seats:
-        expect(seat.page.locator("#table-status")).to_contain_text("Deklaracje — runda 1")
+    begin(t)
 
 
 def test_a_magus_player_moves_on_hexes_with_the_cost_in_metres(

@@ -7,10 +7,10 @@ phone moves with the path and its cost shown first; the others see the move at o
    their token and a field: the route and its cost show; the GM paints difficult terrain on
    the way and the cost shown for the same field goes up; the player confirms, and every
    browser shows the token on its new field.
-2. A charge: the desktop player picks Szarża in the route panel for a straight run at the
-   wolf; after the move the attack's odds preview lists the charge's dice among its reasons.
-3. A Magus fight on hexes: the map is hexagonal, 2 m a field, and a player's move shows its
-   cost in metres before it is made; the others see the token move.
+2. A charge: the desktop player picks the field with the keyboard (arrows, Enter), then
+   Szarża in the route panel for a straight run at the wolf; after the move the attack's odds
+   preview lists the charge's dice among its reasons.
+(A Magus fight on hexes is in test_map_magus.py.)
 """
 
 from __future__ import annotations
@@ -214,7 +214,13 @@ def test_a_charge_shows_its_bonus_in_the_attack_odds(
     play_until(t, RADOSLAW)
     p1 = t.p1
     tap_field(p1, (1, 1))
-    tap_field(p1, (4, 1))  # three fields straight at the wolf on F2
+    # The keyboard picks the field: the first arrow puts the focus field on the selected
+    # token, each next one moves it; Enter asks the route (three fields straight at F2).
+    p1.page.locator("#map-viewport").focus()
+    for _ in range(4):
+        p1.page.keyboard.press("ArrowRight")
+    expect(p1.page.locator("#map-status")).to_contain_text("E2")
+    p1.page.keyboard.press("Enter")
     route_panel(p1)
     p1.page.locator("#map-route-panel [data-route-mode='szarza']").click()
     panel = p1.page.locator("#map-route-panel")

@@ -150,25 +150,28 @@ def place_token(
     to: tuple[int, int] | None,
     command_id: str | None = None,
 ) -> Appended:
-    """GM: a seat's token onto a field of the battle map (None: off it), by the ruleset's
-    own command."""
-    rules = get_ruleset(load_table(encounter_id).ruleset)
-    maps = battle_maps_of(rules)
-    if maps is None:
-        raise Refused("brak_mapy", _("W tym systemie nie ma mapy."))
-    command = rules.command_to_dict(maps.place_command(seat, to, clock.now()))
-    return run_command(encounter_id, command, viewer=viewer, command_id=command_id)
+    """GM: a seat's token onto a field of the battle map (None: off it)."""
+    return _on_map(
+        encounter_id, viewer, command_id, lambda maps, now: maps.place_command(seat, to, now)
+    )
 
 
 def edit_map(
     encounter_id: int, *, viewer: Viewer, edit: Any, command_id: str | None = None
 ) -> Appended:
-    """GM: one `battlemap.Edit` of the table's map, by the ruleset's own command."""
+    """GM: one `battlemap.Edit` of the table's map."""
+    return _on_map(encounter_id, viewer, command_id, lambda maps, now: maps.map_command(edit, now))
+
+
+def _on_map(
+    encounter_id: int, viewer: Viewer, command_id: str | None, build: Callable[[Any, float], Any]
+) -> Appended:
+    """Run the ruleset's own map command that `build(maps, now)` makes, as any command runs."""
     rules = get_ruleset(load_table(encounter_id).ruleset)
     maps = battle_maps_of(rules)
     if maps is None:
         raise Refused("brak_mapy", _("W tym systemie nie ma mapy."))
-    command = rules.command_to_dict(maps.map_command(edit, clock.now()))
+    command = rules.command_to_dict(build(maps, clock.now()))
     return run_command(encounter_id, command, viewer=viewer, command_id=command_id)
 
 

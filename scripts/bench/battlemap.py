@@ -12,7 +12,8 @@ regions that changed since its last push (`live.changed`). Then the turn ends (n
 table that moves next is picked at random, so consecutive moves rarely share a table and no
 figure rests on one table's cache.
 
-Per move: CPU ms of the route, of the command and of the push (all viewers), and the bytes
+Per move: CPU ms of the route (and of one to a random field anywhere on the map, a tap far
+beyond the move), of the command and of the push (all viewers), and the bytes
 pushed (all viewers, and per viewer), split by region; and once per table the size of the
 whole map region as a page load sends it.
 
@@ -208,6 +209,12 @@ class Table:
         if seat.position is None or m is None:
             refused["no token"] += 1
             return self.end_turn(cid, viewer, rng)
+        far = rng.choice(
+            [(x, y) for x in range(m.width) for y in range(m.height) if m.passable((x, y))]
+        )
+        cpu = time.process_time()
+        maps.route(state, cid, far, "", time.time())  # a tap anywhere: mostly "too far"
+        far_cpu = time.process_time() - cpu
         reach = battlemap.reachable(m, seat.position, REACH)
         targets = [f for f in reach if f != seat.position]
         for to in rng.sample(targets, min(5, len(targets))):
@@ -233,6 +240,7 @@ class Table:
             self.end_turn(cid, viewer, rng)
             return {
                 "route_ms": route_cpu * 1000,
+                "route_far_ms": far_cpu * 1000,
                 "command_ms": command_cpu * 1000,
                 "push_ms": push_cpu * 1000,
                 "bytes": sum(sum(s.values()) for s in sizes),
@@ -324,6 +332,7 @@ def figures(
         "moves": len(samples),
         "build_s": round(built, 1),
         "route_cpu_ms": _stats([s["route_ms"] for s in samples]),
+        "route_far_cpu_ms": _stats([s["route_far_ms"] for s in samples]),
         "command_cpu_ms": _stats([s["command_ms"] for s in samples]),
         "push_cpu_ms_all_viewers": _stats([s["push_ms"] for s in samples]),
         "push_cpu_ms_per_viewer": _stats(
@@ -361,6 +370,7 @@ def _stats(values: list[float], scale: float = 1.0) -> dict[str, float]:
 def report(result: dict[str, Any]) -> str:
     rows = [
         ("route (tap → path and cost)", "route_cpu_ms", "ms"),
+        ("route to any field of the map", "route_far_cpu_ms", "ms"),
         ("command (the move appended)", "command_cpu_ms", "ms"),
         ("push, all viewers", "push_cpu_ms_all_viewers", "ms"),
         ("push, per viewer", "push_cpu_ms_per_viewer", "ms"),

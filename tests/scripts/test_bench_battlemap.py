@@ -21,7 +21,7 @@ def test_the_map_benchmark_moves_tokens_and_reports_time_and_bytes(
     assert result["viewers_per_table"] == 7
     assert result["moves"] == 12, result["refused"]
     assert result["fields_moved"]["median"] >= 1
-    for key in ("route_cpu_ms", "command_cpu_ms", "push_cpu_ms_all_viewers"):
+    for key in ("route_cpu_ms", "route_far_cpu_ms", "command_cpu_ms", "push_cpu_ms_all_viewers"):
         assert 0 < result[key]["median"] <= result[key]["max"], key
     # A move sends the tokens every viewer sees, never the painted terrain again.
     regions = result["kb_per_move_by_region"]

@@ -452,6 +452,14 @@ def context(table: Table, viewer: Viewer, *, oob: bool) -> dict[str, Any]:
     return View(table, viewer).context(regions_of(viewer), oob=oob)
 
 
+def refusal_text(exc: Exception) -> str:
+    """Why a command about to be sent cannot be: a rule's reason in the viewer's language, or
+    what did not parse."""
+    if isinstance(exc, RuleViolation):
+        return engine_text(exc.template, exc.params, exc.message)
+    return str(exc)
+
+
 def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> str:
     """The exact odds of a command this viewer is about to send, for their socket only."""
     rules = get_ruleset(table.ruleset)
@@ -463,11 +471,7 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
         authorise(rules, table.view, viewer, parsed)
         found = odds.preview_odds(table.state, parsed)
     except (ValueError, TypeError, RuleViolation) as exc:
-        if isinstance(exc, RuleViolation):
-            message = engine_text(exc.template, exc.params, exc.message)
-        else:
-            message = str(exc)
-        raise Refused("podglad", message) from None
+        raise Refused("podglad", refusal_text(exc)) from None
     target = table.view.seats.get(found.target or "")
     ctx = {"odds": found, "target": target, "oob": True}
     return render_to_string(f"{TEMPLATE}#odds-preview", ctx)
@@ -622,11 +626,7 @@ def render_route(
     except Refused as refusal:
         found, error = None, refusal.message
     except (ValueError, TypeError, RuleViolation) as exc:
-        found = None
-        if isinstance(exc, RuleViolation):
-            error = engine_text(exc.template, exc.params, exc.message)
-        else:
-            error = str(exc)
+        found, error = None, refusal_text(exc)
     ctx: dict[str, Any] = {"route": found, "error": error, "oob": True, "w": 0, "h": 0}
     if m is not None:
         ctx["w"], ctx["h"] = battlemap.extent(m, FIELD)

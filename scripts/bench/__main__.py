@@ -151,10 +151,17 @@ def run_load(
 ) -> dict[str, Any]:
     """Split the tables over the load processes, run them, merge what they report.
 
-    `during(start_at)` runs in this process while the load runs (CPU windows, faults)."""
+    `during(start_at)` runs in this process while the load runs (CPU windows, faults). The
+    start is set here, when the servers are up, so that every socket has had time to connect
+    and get its first push before the first action (`schedule`)."""
     count = max(1, min(bench.size.loaders, len(tables)))
     chunks = [tables[i::count] for i in range(count)]
-    plan = {**plan, "connect_rate": CONNECT_RATE / count}
+    sockets = len(tables) * int(plan.get("sockets", 6))
+    plan = {
+        **plan,
+        "connect_rate": CONNECT_RATE / count,
+        "start_at": schedule(sockets, plan["duration"]),
+    }
     procs = []
     for i, chunk in enumerate(chunks):
         plan_file = bench.tmp / f"plan-{i}.json"
@@ -269,7 +276,6 @@ def eleora_load(
         "duration": bench.size.duration,
         "heartbeat": 25.0,
         "grace": bench.size.grace,
-        "start_at": schedule(6 * len(tables), bench.size.duration),
         "affinity": affinity,
     }
     with servers(bench, processes, layer=layer) as running:
@@ -318,7 +324,6 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
         "period": 2.0,
         "duration": bench.size.duration,
         "grace": bench.size.grace,
-        "start_at": schedule(6 * len(tables), bench.size.duration),
     }
     if kind == "channels":
         with servers(bench, processes, app="scripts.bench.floors:application") as running:
@@ -362,7 +367,6 @@ def idle(bench: Bench) -> dict[str, Any]:
             "period": 2.0,
             "duration": 1.0,
             "grace": 0,
-            "start_at": time.time() + 3,
         }
         run_load(bench, warm, tables[:1])
         before = rss_kb(server.proc.pid)
@@ -370,7 +374,6 @@ def idle(bench: Bench) -> dict[str, Any]:
             **warm,
             "duration": duration,
             "heartbeat": 25.0,
-            "start_at": schedule(6 * len(tables), duration),
         }
         pid = server.proc.pid
         result = run_load(bench, plan, tables, during=lambda at: cpu_window([pid], at, duration))
@@ -448,7 +451,6 @@ def resilience(bench: Bench) -> dict[str, Any]:
             "affinity": True,
             "grace": 8.0,
             "seed": 5,
-            "start_at": schedule(6 * len(tables), duration),
         }
 
         def chaos(start_at: float) -> None:
@@ -464,9 +466,14 @@ def resilience(bench: Bench) -> dict[str, Any]:
             running[1].start()
             faults[-1]["back"] = time.time()
 
-        thread = threading.Thread(target=chaos, args=(plan["start_at"],))
-        result = run_load(bench, plan, tables, pin=None, during=lambda at: thread.start())
-        thread.join()
+        threads: list[threading.Thread] = []
+
+        def faults_from(start_at: float) -> None:
+            threads.append(threading.Thread(target=chaos, args=(start_at,)))
+            threads[0].start()
+
+        result = run_load(bench, plan, tables, pin=None, during=faults_from)
+        threads[0].join()
     log = check_logs(bench.database, world, result)
     outages = [(a, b) for a, b in result["outages"]]
     out = {

@@ -185,7 +185,8 @@ class Table:
         if kind == "move":
             command["metres"] = 2
         action = Action(key=self.head + 1, sent=time.time(), command_id=uuid.uuid4().hex)
-        if sock.ws is None:
+        if sock.ws is None or sock.seq < 0:
+            # Closed, or open without its first push yet: a page has nothing to click then.
             self.skipped += 1
             return
         action.message = json.dumps(

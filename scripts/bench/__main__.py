@@ -20,12 +20,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scripts.bench import report
+from scripts.bench import load, report
 from scripts.bench.processes import (
     ROOT,
     Daphne,
@@ -113,6 +113,84 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds of these processes so far (0 for one that is gone)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
+
+
+def postgres_cpu() -> float:
+    """CPU seconds of the machine's PostgreSQL so far: every postgres process's own, and the
+    postmaster's reaped children (the backends of connections already closed). The benchmark
+    is the only client of the server while it runs, so this is its database's work."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            name, rest = stat.read_text().split(" (", 1)[1].rsplit(")", 1)
+            if name != "postgres":
+                continue
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            if Path(f"/proc/{fields[1]}/comm").read_text().strip() != "postgres":
+                total += (int(fields[13]) + int(fields[14])) / tick  # the postmaster
+    return total
+
+
+def cpu_by_part(
+    bench: Bench, servers: list[int], loads: list[int], start_at: float, duration: float
+) -> Callable[[], dict[str, Any]]:
+    """Measure in a thread, over the middle of the run as `cpu_window`, the CPU of every part
+    (the servers, PostgreSQL, Redis, the load processes); the returned call waits and gives
+    each part's share of a core and its milliseconds per action (`per_action(actions)`)."""
+    lead = min(5.0, duration / 4)
+    found: dict[str, Any] = {}
+
+    def sample() -> dict[str, float]:
+        redis = [bench.redis.proc.pid] if bench.redis.proc else []
+        return {
+            "server": cpu_of(servers),
+            "postgres": postgres_cpu(),
+            "redis": cpu_of(redis),
+            "load": cpu_of(loads),
+        }
+
+    def measure() -> None:
+        time.sleep(max(0.0, start_at + lead - time.time()))
+        before, t0 = sample(), time.monotonic()
+        time.sleep(max(1.0, duration - 2 * lead))
+        after, elapsed = sample(), time.monotonic() - t0
+        found["seconds"] = elapsed
+        found["spent"] = {k: after[k] - before[k] for k in before}
+
+    thread = threading.Thread(target=measure, daemon=True)
+    thread.start()
+
+    def result() -> dict[str, Any]:
+        thread.join()
+        return found
+
+    return result
+
+
+def per_action(cpu: dict[str, Any], actions: int, duration: float) -> dict[str, Any]:
+    """Each part's share of a core and its CPU milliseconds per action, the actions in the
+    window counted as the run's share (the schedule is even over the run)."""
+    if not cpu.get("seconds"):
+        return {}
+    in_window = actions * cpu["seconds"] / duration if duration else 0
+    spent = cpu["spent"]
+    return {
+        "percent": {k: round(100 * v / cpu["seconds"], 1) for k, v in spent.items()},
+        "ms_per_action": {
+            k: round(1000 * v / in_window, 2) if in_window else None for k, v in spent.items()
+        },
+    }
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -148,6 +226,7 @@ def run_load(
     *,
     pin: str | None = LOAD_CPU,
     during: Any = None,
+    server_pids: list[int] | None = None,
 ) -> dict[str, Any]:
     """Split the tables over the load processes, run them, merge what they report.
 
@@ -180,6 +259,9 @@ def run_load(
                 cwd=ROOT,
             )
         )
+    cpu = cpu_by_part(
+        bench, server_pids or [], [p.pid for p in procs], plan["start_at"], plan["duration"]
+    )
     extra = during(plan["start_at"]) if during else None
     for proc in procs:
         proc.wait(timeout=plan["start_at"] - time.time() + plan["duration"] + 300)
@@ -188,6 +270,7 @@ def run_load(
     parts = [json.loads((bench.tmp / f"result-{i}.json").read_text()) for i in range(count)]
     merged = merge(parts)
     merged["during"] = extra
+    merged["cpu"] = per_action(cpu(), merged["actions"], plan["duration"])
     return merged
 
 
@@ -207,10 +290,16 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     out["outages"] = [o for p in parts for o in p["outages"]]
     sizes = sorted(n for p in parts for n in p.get("push_bytes", []))
     out["push_bytes_median"] = sizes[len(sizes) // 2] if sizes else 0
+    if any("bot" in p for p in parts):
+        out["bot"] = load.merge_bot([p.get("bot", {}) for p in parts])
     return out
 
 
 CONNECT_RATE = 60.0  # new sockets per second, all load processes together
+FLOOR_APPS = {  # floor (a) as Eleora is built, and as the first reports measured it
+    "channels": "scripts.bench.floors:application",
+    "channels_per_socket": "scripts.bench.floors:application_per_socket",
+}
 
 
 def schedule(sockets: int, duration: float) -> float:
@@ -269,7 +358,7 @@ def eleora_load(
     world = bench.world(bench.size.tables)
     tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
     plan = {
-        "mode": "eleora",
+        "mode": "play",
         "path": ELEORA_PATH,
         "sessions": world["sessions"],
         "period": 2.0,
@@ -277,6 +366,7 @@ def eleora_load(
         "heartbeat": 25.0,
         "grace": bench.size.grace,
         "affinity": affinity,
+        "seed": 15,
     }
     with servers(bench, processes, layer=layer) as running:
         result = load_servers(bench, running, plan, tables)
@@ -284,6 +374,7 @@ def eleora_load(
     drop_raw(result)
     bench.results.setdefault("push_bytes", result["push_bytes_median"])
     print(f"  {name}: {brief(result)}", flush=True)
+    print(f"    bot: {json.dumps(result['bot'], ensure_ascii=False)}", flush=True)
     return result
 
 
@@ -299,6 +390,7 @@ def load_servers(
         tables,
         pin=None if len(running) > 1 else LOAD_CPU,
         during=lambda at: cpu_window(pids, at, plan["duration"]),
+        server_pids=pids,
     )
 
 
@@ -309,9 +401,8 @@ def drop_raw(result: dict[str, Any]) -> None:
 
 
 def users_of(table: dict[str, Any]) -> list[str]:
-    """A table's six tabs: the GM and each player once (order gives who controls what)."""
-    players = sorted({c["user"] for c in table["order"]} - {"bench-gm"})
-    return ["bench-gm", *players]
+    """A table's tabs (six or fewer): its GM first, then each of its players once."""
+    return list(table["users"])
 
 
 def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dict[str, Any]:
@@ -325,8 +416,8 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
         "duration": bench.size.duration,
         "grace": bench.size.grace,
     }
-    if kind == "channels":
-        with servers(bench, processes, app="scripts.bench.floors:application") as running:
+    if kind in FLOOR_APPS:
+        with servers(bench, processes, app=FLOOR_APPS[kind]) as running:
             result = load_servers(bench, running, plan, tables)
     else:
         port = free_port()
@@ -342,6 +433,7 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
                 plan,
                 tables,
                 during=lambda at: cpu_window([proc.pid], at, bench.size.duration),
+                server_pids=[proc.pid],
             )
         finally:
             stop(proc)
@@ -351,15 +443,23 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
 
 
 def idle(bench: Bench) -> dict[str, Any]:
-    """Sockets that only stay open (with the page's heartbeat): memory and CPU per process."""
-    world = bench.world(max(1, bench.size.idle_sockets // 6))
-    tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
+    """Sockets that only stay open (with the page's heartbeat): memory and CPU per process.
+    The world's tables seat four to six tabs (five on average): enough of them for
+    `idle_sockets`, the last one's tabs cut to the number."""
+    wanted = bench.size.idle_sockets
+    world = bench.world(max(1, wanted * 11 // 50 + 2))
+    tables: list[dict[str, Any]] = []
+    for i, t in enumerate(world["tables"]):
+        opened = sum(len(table["users"]) for table in tables)
+        if opened >= wanted:
+            break
+        tables.append({**t, "n": i, "users": users_of(t)[: wanted - opened]})
     duration = 60.0 if bench.size.tables > 10 else 5.0
     with servers(bench, 1) as running:
         server = running[0]
         assert server.proc is not None
         warm = {
-            "mode": "eleora",
+            "mode": "play",
             "servers": [f"ws://127.0.0.1:{server.port}"],
             "path": ELEORA_PATH,
             "sessions": world["sessions"],
@@ -396,22 +496,24 @@ def check_logs(database: str, world: dict[str, Any], result: dict[str, Any]) -> 
     """From the database: every table's log whole (seq 1..head, once each), every command a
     client saw answered is in it once, and every tab ended on its table's head."""
     acked = set(result["acknowledged"])
-    found: dict[str, int] = {}
-    gaps, behind = 0, 0
+    found: set[str] = set()
+    gaps, behind, twice = 0, 0, 0
     for table in world["tables"]:
         log = entries(database, table["pk"])
         if [s for s, _, _ in log] != list(range(1, len(log) + 1)):
             gaps += 1
-        for _, command_id, _ in log:
-            if command_id:
-                found[command_id] = found.get(command_id, 0) + 1
+        # An id is unique within its table's log (the server's own, "auto-<seq>", repeat
+        # across tables); the load's are unique everywhere.
+        ids = [command_id for _, command_id, _ in log if command_id]
+        twice += len(ids) - len(set(ids))
+        found.update(ids)
         head = log[-1][0] if log else 0
         behind += sum(1 for seq in result["final"].get(str(table["pk"]), []) if seq != head)
     return {
         "tables_with_gaps": gaps,
         "acknowledged": len(acked),
-        "acknowledged_missing": len(acked - set(found)),
-        "applied_twice": sum(1 for n in found.values() if n > 1),
+        "acknowledged_missing": len(acked - found),
+        "applied_twice": twice,
         "tabs_not_on_head_at_end": behind,
     }
 
@@ -419,10 +521,11 @@ def check_logs(database: str, world: dict[str, Any], result: dict[str, Any]) -> 
 def brief(result: dict[str, Any]) -> str:
     lat = result.get("latency_ms", {})
     cpu = (result.get("during") or {}).get("cpu_percent")
+    per = (result.get("cpu") or {}).get("ms_per_action") or {}
     return (
         f"p50 {lat.get('p50')} ms, p99 {lat.get('p99')} ms, max {lat.get('max')} ms, "
         f"n {lat.get('n')}, lost {result.get('lost_deliveries')}, "
-        f"errors {result.get('error_count')}, cpu {cpu}"
+        f"errors {result.get('error_count')}, cpu {cpu}, cpu ms per action {per}"
     )
 
 
@@ -440,7 +543,7 @@ def resilience(bench: Bench) -> dict[str, Any]:
     faults: list[dict[str, Any]] = []
     with servers(bench, 2) as running:
         plan = {
-            "mode": "eleora",
+            "mode": "play",
             "servers": [f"ws://127.0.0.1:{d.port}" for d in running],
             "path": ELEORA_PATH,
             "sessions": world["sessions"],
@@ -488,6 +591,7 @@ def resilience(bench: Bench) -> dict[str, Any]:
         "unanswered_at_end": result["unanswered"],
         "errors": result["errors"],
         "error_count": result["error_count"],
+        "bot": result.get("bot", {}),
         "log": log,
         "faults": [fault_recovery(f, outages) for f in faults],
         "outages": outage_summary(outages),
@@ -612,6 +716,9 @@ PARTS: dict[str, Any] = {
     "profile": profile,
     "eleora": lambda b: eleora_load(b, f"eleora, 1 process, {b.layer} layer"),
     "floor_channels": lambda b: floor_load(b, "floor (a) channels", kind="channels"),
+    "floor_channels_old": lambda b: floor_load(
+        b, "floor (a) channels, the first reports' method", kind="channels_per_socket"
+    ),
     "floor_websockets": lambda b: floor_load(b, "floor (b) websockets", kind="websockets"),
     "eleora_pubsub": lambda b: eleora_load(b, "eleora, 1 process, pubsub", layer="pubsub"),
     "floor_channels_2": lambda b: floor_load(

@@ -109,7 +109,7 @@ class Session:
         from combat import services
         from scripts.bench import world
 
-        self.table = world.build(TABLES)["tables"][0]
+        self.table = world.clones(TABLES)["tables"][0]
         users = {u.username: u.pk for u in User.objects.all()}
         self.users = users
         self.viewers = [
@@ -263,7 +263,10 @@ def serve(actions: int) -> dict[str, Any]:
         env.update(SECRET_KEY="profile-" + "x" * 40, LOG_LEVEL="ERROR")
         server = Daphne(env, Path(tmp), "profile")
         try:
-            for module in (["manage.py", "migrate", "-v0"], ["-m", "scripts.bench.world", "1"]):
+            for module in (
+                ["manage.py", "migrate", "-v0"],
+                ["-m", "scripts.bench.world", "1", "--clones"],
+            ):
                 done = subprocess.run(
                     [sys.executable, *module], cwd=ROOT, env=env, check=True, capture_output=True
                 )

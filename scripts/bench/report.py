@@ -171,7 +171,7 @@ def sound(results: dict[str, Any]) -> bool:
     ok = all(_delivered(r) and r["latency_ms"].get("n") for r in loads)
     floors = [
         results[p]
-        for p in ("floor_channels", "floor_websockets", "floor_channels_2")
+        for p in ("floor_channels", "floor_channels_old", "floor_websockets", "floor_channels_2")
         if p in results
     ]
     ok = ok and all(f["lost_deliveries"] == 0 and f["latency_ms"].get("n") for f in floors)
@@ -246,7 +246,16 @@ def _figures(results: dict[str, Any], argv: str) -> str:
 
 RUNS = (
     ("floor_websockets", "(b) plain `websockets` broadcast, 1 process"),
-    ("floor_channels", "(a) bare Channels broadcast consumer, 1 process, Redis core layer"),
+    (
+        "floor_channels",
+        "(a) bare Channels broadcast, 1 process, Redis core layer, as Eleora is "
+        "built: one group member per process, no per-message sync hop",
+    ),
+    (
+        "floor_channels_old",
+        "(a) the same, the first reports' method: every socket in the group, "
+        "Channels' sync hop for every message",
+    ),
     ("eleora", "(c) Eleora full path, 1 process, Redis core layer"),
     ("eleora_pubsub", "(c) Eleora full path, 1 process, Redis pub/sub layer"),
     ("floor_channels_2", "(a) bare Channels broadcast, 2 processes"),

@@ -99,12 +99,17 @@ class Player:
 def test_it_fills_a_command_the_table_runs(tables: dict[str, Any], ruleset: str) -> None:
     spec = tables[ruleset]
     player = Player(spec)
-    before = player.push()
-    message = player.step(0)
-    assert message is not None
-    assert message["type"] in ("command", "play") and message["seq"] == before
-    assert not player.refused, player.refused
-    assert services.load_table(spec["pk"]).seq > before
+    # The rules may refuse a pick (a random foe out of reach: the world's places vary); the
+    # bot then leaves that form out and fills another, as the load does.
+    for step in range(10):
+        before = player.push()
+        message = player.step(step)
+        assert message is not None
+        assert message["type"] in ("command", "play") and message["seq"] == before
+        if services.load_table(spec["pk"]).seq > before:
+            break
+    else:
+        pytest.fail(f"ten picks and none ran: {player.refused}")
 
 
 @pytest.mark.parametrize("ruleset", world.RULESETS)

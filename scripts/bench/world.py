@@ -180,27 +180,15 @@ def _lay_map(encounter_id: int, gm: Any, ruleset: str, rng: random.Random) -> No
     """The ruleset's demo map, painted, with every seat's token on it: the party on the
     drawing's P fields, the others on its N fields, then on free ground nearest to their side
     (a table seats more than the drawing marks)."""
-    from characters.management.commands.seed_demo import MAPS
+    from characters.management.commands.seed_demo import MAPS, map_edits
     from combat import services
-    from combat.rules import battlemap
     from combat.rules.base import battle_maps_of
     from combat.rules.registry import get_ruleset
 
     rules = get_ruleset(ruleset)
     maps = battle_maps_of(rules)
     assert maps is not None, ruleset
-    rows = [line.strip().split() for line in MAPS[MAP_OF[ruleset]].splitlines() if line.strip()]
-    marks: dict[str, list[battlemap.Field]] = {}
-    for y, row in enumerate(rows):
-        for x, mark in enumerate(row):
-            marks.setdefault(mark, []).append((x, y))
-    tools = {"#": "wall", "o": "obstacle", "~": "difficult", "1": "dark1", "2": "dark2"}
-    edits: list[Any] = [battlemap.Resize(max(map(len, rows)), len(rows))]
-    edits += [
-        battlemap.Paint(tools.get(mark, "dark3"), tuple(fields))  # type: ignore[arg-type]
-        for mark, fields in marks.items()
-        if mark in (*tools, "3")
-    ]
+    marks, edits = map_edits(MAPS[MAP_OF[ruleset]])
     commands = [maps.map_command(edit, 0.0) for edit in edits]
     table = services.load_table(encounter_id)
     seats = [table.view.seats[cid] for cid in table.view.order]

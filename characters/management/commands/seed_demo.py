@@ -483,18 +483,7 @@ class Command(BaseCommand):
         maps = battle_maps_of(rules)
         if maps is None:
             return
-        rows = [line.strip().split() for line in drawing.strip("\n").splitlines() if line.strip()]
-        marks: dict[str, list[battlemap.Field]] = {}
-        for y, row in enumerate(rows):
-            for x, mark in enumerate(row):
-                marks.setdefault(mark, []).append((x, y))
-        tools = {"#": "wall", "o": "obstacle", "~": "difficult", "1": "dark1", "2": "dark2"}
-        edits: list[Any] = [battlemap.Resize(max(map(len, rows)), len(rows))]
-        edits += [
-            battlemap.Paint(tools.get(mark, "dark3"), tuple(fields))  # type: ignore[arg-type]
-            for mark, fields in marks.items()
-            if mark in (*tools, "3")
-        ]
+        marks, edits = map_edits(drawing)
         commands = [maps.map_command(edit, 0.0) for edit in edits]
         seats = [table.view.seats[cid] for cid in table.view.order]
         free = {"P": list(marks.get("P", ())), "N": list(marks.get("N", ()))}
@@ -521,3 +510,21 @@ class Command(BaseCommand):
         if campaign.encounters.exists():
             return
         self._table(campaign, gm, name, list(campaign.characters.values_list("pk", flat=True)))
+
+
+def map_edits(drawing: str) -> tuple[dict[str, list[battlemap.Field]], list[Any]]:
+    """A map drawn as text (MAPS): each mark's fields, and the edits that lay it (its size,
+    then one paint per kind of terrain: # wall, o obstacle, ~ difficult, 1–3 darkness)."""
+    rows = [line.strip().split() for line in drawing.strip("\n").splitlines() if line.strip()]
+    marks: dict[str, list[battlemap.Field]] = {}
+    for y, row in enumerate(rows):
+        for x, mark in enumerate(row):
+            marks.setdefault(mark, []).append((x, y))
+    tools = {"#": "wall", "o": "obstacle", "~": "difficult", "1": "dark1", "2": "dark2"}
+    edits: list[Any] = [battlemap.Resize(max(map(len, rows)), len(rows))]
+    edits += [
+        battlemap.Paint(tools.get(mark, "dark3"), tuple(fields))  # type: ignore[arg-type]
+        for mark, fields in marks.items()
+        if mark in (*tools, "3")
+    ]
+    return marks, edits

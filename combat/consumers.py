@@ -20,7 +20,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from combat import clock, fragments, protocol, services
+from combat import clock, fragments, protocol, roster, services
 from combat.access import Refused, Viewer, find_encounter_for, viewer_at
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, changed, render
 from combat.threads import in_pool
@@ -126,6 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         changed (an NPC policy), render again for all of them."""
         pk = self.encounter_id
         if event.get("force"):
+            roster.forget()  # the GM's pages may have changed it
             await live.send_all(pk, None, list(live.of(pk)), force=True)
         else:
             await live.push_all(pk, int(event.get("seq", 0)))

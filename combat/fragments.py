@@ -7,17 +7,21 @@ GM rolls, NPC health numbers (a wound level instead, until the GM reveals them) 
 players' prompts. What only one ruleset shows comes from its partials
 (templates/combat/rulesets/<key>/), filled by its `*_panel` methods.
 
-A region's HTML is a pure function of the table snapshot, the language and its *variant* (the
-audience, GM or player, plus the viewer's own id only where the region shows their own
-things: their cards, their prompts, their turn), so it is rendered once per snapshot and
-variant in a process and shared by every socket that shows it. Below regions, order rows and
-log entries are remembered by their data (`{% memo %}`), so a push renders only what changed.
+A region's HTML is a pure function of what it reads (its `PARTS` of the viewer's `View`, the
+table's `View.header`), the language and its *variant* (the audience, GM or player, plus the
+viewer's own id only where the region shows their own things: their cards, their prompts,
+their turn), so it is rendered once for that content in a process and shared by every socket
+that shows it, and by later pushes that did not change it: an action re-renders the regions
+it changed, not all of them. Below regions, order rows and log entries are remembered by their
+data (`{% memo %}`), so a push renders only what changed.
 Both go through the one cache of this module, `memo` (`python -m scripts.bench.caches`
 measures what it saves on varied tables).
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,7 +63,7 @@ REGIONS = (
     "table-order",
     "table-log",
 )
-GM_REGIONS = ("table-gm",)
+GM_REGIONS = ("table-gm", "table-undo")
 TEMPLATE = "combat/encounter.html"
 CACHE_SIZE = 65536
 
@@ -254,26 +258,33 @@ def prompt_cards(rules: Any, table: Table, viewer: Viewer) -> list[PromptCard]:
     return cards
 
 
-# What each region's template reads from a View, besides table, view, viewer, oob, ruleset.
+# What each region's template reads from a View, besides what `View.header` names of the table
+# and the neutral view, and viewer, oob, ruleset. A region's memo key is made of exactly these:
+# name every value a region's templates (and the partials they include) read.
 PARTS: dict[str, tuple[str, ...]] = {
     "table-status": ("rows", "current", "waiting"),
     "table-prompts": ("prompts", "server_now"),
     "table-me": ("mine", "seat_panels"),
-    "table-turn": ("current", "my_turn", "acting", "actor", "turn_panels", "mine", "together"),
+    "table-turn": ("current", "my_turn", "acting", "actor", "turn_panels", "together"),
     "table-map": ("board",),
     "table-map-terrain": ("board",),
     "table-map-tokens": ("board",),
     "table-order": ("rows", "policies", "gm_seat_panels", "visibility"),
     "table-log": ("log", "log_empty"),
     "table-gm": ("rows", "sides", "roster", "gm_panel"),
+    "table-undo": ("seq",),
 }
+# Read by a region but left out of its key: when the server first showed it (the countdown bar
+# of a prompt runs from there), not a reason to render it again.
+UNKEYED = frozenset({"server_now"})
 
 
 class View:
     """One viewer's look at one table; each part is worked out on first use."""
 
-    def __init__(self, table: Table, viewer: Viewer) -> None:
+    def __init__(self, table: Table, viewer: Viewer, *, page: bool = False) -> None:
         self.table, self.viewer, self.view = table, viewer, table.view
+        self.page = page  # a page load: the GM's roster read anew
         self.rules = get_ruleset(table.ruleset)
         self.sight = sight(self.view, viewer)
         self.audience = "gm" if viewer.is_gm else "player"
@@ -309,6 +320,39 @@ class View:
         else:
             personal = False
         return (self.audience, self.viewer.controller if personal else None)
+
+    @cached_property
+    def header(self) -> tuple[Any, ...]:
+        """What the regions' templates read of the table and its neutral view besides their
+        parts: the stage and round, who acts all at once and is waited on, the deadline, the
+        seats' sides (Magus's target list), the open prompts and phase of the ruleset's state
+        (Eleora's and Magus's turn partials) and the NPC policies (set outside the log)."""
+        view, state = self.view, self.table.state
+        return (
+            self.table.pk, self.table.ruleset, view.stage, view.round, view.label,
+            view.label_params, view.winner, view.marks_label, view.acting,
+            view.waiting, view.deadline, view.pace,
+            tuple((cid, seat.side) for cid, seat in view.seats.items()),
+            getattr(state, "prompts", None), getattr(state, "phase", None),
+            tuple(sorted(self.table.npc_policies.items())),
+        )  # fmt: skip
+
+    def key(self, name: str) -> tuple[Any, ...]:
+        """The region's memo key by content: everything its HTML shows (`header`, its
+        `PARTS`), each as a digest. Content that does not pickle keys by the table's seq."""
+        parts = [_content(part, getattr(self, part)) for part in PARTS[name] if part not in UNKEYED]
+        found = digest(parts)
+        if not (found and self.header_digest):
+            return ("region-seq", self.table.pk, self.table.seq, name, self.variant(name))
+        return ("region", name, self.variant(name), self.header_digest, found)
+
+    @cached_property
+    def header_digest(self) -> bytes:
+        return digest(self.header)
+
+    @cached_property
+    def seq(self) -> int:
+        return self.table.seq
 
     @cached_property
     def rows(self) -> list[Row]:
@@ -436,11 +480,13 @@ class View:
 
     @cached_property
     def roster(self) -> dict[str, Any]:
-        """What the GM can still bring to the table, read anew on every render."""
+        """What the GM can still bring to the table: read anew by a page load, by a push as
+        `roster.available` says."""
         if not self.viewer.is_gm:
             return {}
         present = set(self.view.seats)
-        return roster.available(self.table.campaign_id, self.table.ruleset, present)
+        table = self.table
+        return roster.available(table.campaign_id, table.ruleset, present, fresh=self.page)
 
 
 def regions_of(viewer: Viewer) -> tuple[str, ...]:
@@ -449,7 +495,7 @@ def regions_of(viewer: Viewer) -> tuple[str, ...]:
 
 def context(table: Table, viewer: Viewer, *, oob: bool) -> dict[str, Any]:
     """Everything the whole page shows this viewer."""
-    return View(table, viewer).context(regions_of(viewer), oob=oob)
+    return View(table, viewer, page=True).context(regions_of(viewer), oob=oob)
 
 
 def refusal_text(exc: Exception) -> str:
@@ -692,20 +738,46 @@ def clear_caches() -> None:
     _rendered.clear()
 
 
+def digest(value: Any) -> bytes:
+    """16 bytes that differ for different content (b"": it does not pickle)."""
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return b""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _content(part: str, value: Any) -> Any:
+    """What a part shows, for its key: a log entry by its `LogItem.key`, a roster's characters
+    and creatures by what the GM's panel prints of them (pickling model instances costs more)."""
+    if part == "log":
+        return tuple(item.key for item in value)
+    if part == "roster":
+        return {
+            group: [(type(o).__name__, o.pk, o.name, getattr(o, "kind", None)) for o in objects]
+            for group, objects in value.items()
+        }
+    return value
+
+
 def render_region(view: View, name: str) -> str:
-    """One region marked for an out-of-band swap by its id, rendered once per table snapshot
-    (its NPC policies included: they live outside the log), language and variant in this
-    process, and shared by every socket that shows that variant."""
-    table = view.table
+    """One region marked for an out-of-band swap by its id, rendered once per content, language
+    and variant in this process and shared by every socket that shows it, at this push and
+    later ones. Found first by the table snapshot (NPC policies included: they live outside the
+    log), so a second viewer of a variant works nothing out; then by content (`View.key`), so
+    what an action did not change is not rendered again. The GM's roster changes outside the
+    log: its region is found by content only."""
+    table, language = view.table, get_language()
+    policies = tuple(sorted(table.npc_policies.items()))
+    at = ("region-at", table.pk, table.seq, policies, language, name, view.variant(name))
+    found = None if "roster" in PARTS[name] else _rendered.get(at)  # the GM's reads it anew
+    if found is not None:
+        return found
 
     def render() -> str:
         return render_to_string(f"{TEMPLATE}#{name}", view.context((name,), oob=True))
 
-    if name in GM_REGIONS:  # one GM per table: nothing to share, and its roster must be fresh
-        return render()
-    policies = tuple(sorted(table.npc_policies.items()))
-    key = ("region", table.pk, table.seq, policies, get_language(), name, view.variant(name))
-    return memo(key, render)
+    return _rendered.put(at, memo((*view.key(name), language), render))
 
 
 def regions(table: Table, viewer: Viewer) -> dict[str, str]:

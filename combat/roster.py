@@ -7,6 +7,7 @@ creatures its opponents ("przeciwnicy"), unless the GM names another side.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,24 +20,45 @@ PARTY, OPPONENTS = "druzyna", "przeciwnicy"
 _CREATURE_ID = re.compile(r"t(\d+)-\d+")  # as `creature_combatants` numbers them
 
 
-def available(campaign_id: int, ruleset: str, present: set[str]) -> dict[str, list[Any]]:
+FRESH_FOR = 10.0  # seconds a push may show the roster a page load or an earlier push read
+_read: dict[tuple[int, str], tuple[float, list[Any], list[Any]]] = {}
+
+
+def available(
+    campaign_id: int, ruleset: str, present: set[str], *, fresh: bool = True
+) -> dict[str, list[Any]]:
     """What the GM can still add: the campaign's characters not at the table (player
     characters first), and the creatures of its bestiary and the shared one of its ruleset.
 
-    Read on every render of the GM's panel: the lists change outside the table's log (a new
-    NPC in the campaign), so nothing here is remembered."""
-    characters = Character.objects.filter(campaign_id=campaign_id)
-    creatures = CreatureTemplate.objects.filter(
-        Q(campaign_id=campaign_id) | Q(campaign__isnull=True, ruleset=ruleset)
-    )
+    The lists change outside the table's log (a new NPC in the campaign): a page load reads
+    them (`fresh`); a push reuses what this process read in the last `FRESH_FOR` seconds, and
+    the forced push the GM's pages send when they change them (`services.roster_changed`)
+    drops that first (`forget`)."""
+    key, now = (campaign_id, ruleset), time.monotonic()
+    found = None if fresh else _read.get(key)
+    if found is None or now - found[0] > FRESH_FOR:
+        characters = Character.objects.filter(campaign_id=campaign_id)
+        creatures = CreatureTemplate.objects.filter(
+            Q(campaign_id=campaign_id) | Q(campaign__isnull=True, ruleset=ruleset)
+        )
+        found = (
+            now,
+            list(characters.order_by("kind", "name").only("name", "kind")),
+            list(creatures.order_by("campaign", "name").only("name")),
+        )
+        if len(_read) > 4096:  # old campaigns' lists: read again when needed
+            _read.clear()
+        _read[key] = found
+    _, characters_read, creatures_read = found
     return {
-        "roster_characters": [
-            c
-            for c in characters.order_by("kind", "name").only("name", "kind")
-            if f"c{c.pk}" not in present
-        ],
-        "roster_creatures": list(creatures.order_by("campaign", "name").only("name")),
+        "roster_characters": [c for c in characters_read if f"c{c.pk}" not in present],
+        "roster_creatures": list(creatures_read),
     }
+
+
+def forget() -> None:
+    """The next push reads every roster anew."""
+    _read.clear()
 
 
 def character_combatant(c: Character, side: str | None, hidden: bool) -> dict[str, Any]:

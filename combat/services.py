@@ -749,7 +749,9 @@ def cut_off(*, campaign_id: int, user_id: int) -> None:
 def roster_changed(*, campaign_id: int | None, ruleset: str = "") -> None:
     """A character or creature of the campaign was created, renamed or removed outside any
     table: its open tables render again (the GM's add list is read on every render). A shared
-    creature (`campaign_id` None) reaches the open tables of its `ruleset`. Call after commit."""
+    creature (`campaign_id` None) reaches the open tables of its `ruleset`. Call after commit.
+    This process reads the rosters anew at once; the others when the forced push reaches them."""
+    roster.forget()
     tables = Encounter.objects.exclude(phase=Encounter.Phase.ENDED)
     if campaign_id is None:
         tables = tables.filter(ruleset=ruleset)

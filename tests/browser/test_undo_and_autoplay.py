@@ -84,7 +84,7 @@ def test_undo_of_an_answered_parowanie_brings_the_prompt_back_with_time_left_and
         assert answered_lines[s.user][1] > before[s.user][1], (before, answered_lines)
 
     # The GM takes the answer back.
-    undo = t.gm.page.locator("#table-gm").get_by_role("button", name="Cofnij ostatni krok")
+    undo = t.gm.page.locator("#table-undo").get_by_role("button", name="Cofnij ostatni krok")
     undone = t.send(t.gm, undo)
     for s in t.seats:
         expect(s.page.locator("#table-log")).to_contain_text(

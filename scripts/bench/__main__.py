@@ -61,12 +61,14 @@ class Size:
     clicks: int
     drop_rate: float
     grace: float  # after the last action, how long it may take to arrive before it is lost
+    runs: int = 1  # of the headline parts (`repeated`): the median and the spread reported
+    headline: float = 6.0  # seconds of each headline run
 
     @classmethod
     def of(cls, short: bool, minutes: float | None) -> Size:
         if short:
             return cls(6, 60, 6.0, minutes * 60 if minutes else 30.0, 2, 0, 0.01, 3.0)
-        return cls(200, 3000, 60.0, minutes * 60 if minutes else 600.0, 4, 40, 0.002, 6.0)
+        return cls(200, 3000, 60.0, minutes * 60 if minutes else 600.0, 4, 40, 0.002, 6.0, 3, 300.0)
 
 
 @dataclass
@@ -290,6 +292,10 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     out["outages"] = [o for p in parts for o in p["outages"]]
     sizes = sorted(n for p in parts for n in p.get("push_bytes", []))
     out["push_bytes_median"] = sizes[len(sizes) // 2] if sizes else 0
+    actions = out.get("actions", 0)  # bytes to a table's sockets per action, pages aside
+    out["bytes_per_action"] = (
+        round(sum(p.get("news_bytes", 0) for p in parts) / actions) if actions else 0
+    )
     if any("bot" in p for p in parts):
         out["bot"] = load.merge_bot([p.get("bot", {}) for p in parts])
     return out
@@ -354,6 +360,7 @@ def eleora_load(
     processes: int = 1,
     layer: str | None = None,
     affinity: bool = False,
+    duration: float | None = None,
 ) -> dict[str, Any]:
     world = bench.world(bench.size.tables)
     tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
@@ -362,7 +369,7 @@ def eleora_load(
         "path": ELEORA_PATH,
         "sessions": world["sessions"],
         "period": 2.0,
-        "duration": bench.size.duration,
+        "duration": duration or bench.size.duration,
         "heartbeat": 25.0,
         "grace": bench.size.grace,
         "affinity": affinity,
@@ -405,15 +412,18 @@ def users_of(table: dict[str, Any]) -> list[str]:
     return list(table["users"])
 
 
-def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dict[str, Any]:
+def floor_load(
+    bench: Bench, name: str, *, kind: str, processes: int = 1, duration: float | None = None
+) -> dict[str, Any]:
     tables = [{"pk": i, "n": i} for i in range(bench.size.tables)]
+    duration = duration or bench.size.duration
     plan = {
         "mode": "echo",
         "path": FLOOR_PATH,
         "sockets": 6,
         "pad": bench.results.get("push_bytes", 4096),
         "period": 2.0,
-        "duration": bench.size.duration,
+        "duration": duration,
         "grace": bench.size.grace,
     }
     if kind in FLOOR_APPS:
@@ -432,7 +442,7 @@ def floor_load(bench: Bench, name: str, *, kind: str, processes: int = 1) -> dic
                 bench,
                 plan,
                 tables,
-                during=lambda at: cpu_window([proc.pid], at, bench.size.duration),
+                during=lambda at: cpu_window([proc.pid], at, duration),
                 server_pids=[proc.pid],
             )
         finally:
@@ -647,6 +657,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", action="store_true", help="the smoke check (seconds)")
     parser.add_argument("--minutes", type=float, help="resilience run length (default 10)")
     parser.add_argument("--tables", type=int, help="tables of the load runs (default 200)")
+    parser.add_argument("--runs", type=int, help="runs of the headline parts (default 3)")
+    parser.add_argument("--run-minutes", type=float, help="length of each headline run (default 5)")
     parser.add_argument("--only", default="", help="comma list: " + ",".join(PARTS))
     parser.add_argument(
         "--layer",
@@ -662,6 +674,10 @@ def main(argv: list[str] | None = None) -> int:
     size = Size.of(args.short, args.minutes)
     if args.tables:
         size.tables = args.tables
+    if args.runs:
+        size.runs = args.runs
+    if args.run_minutes:
+        size.headline = args.run_minutes * 60
     parts = [p for p in (args.only.split(",") if args.only else PARTS) if p]
     if args.short:
         parts = [p for p in parts if p != "browser"]
@@ -711,11 +727,52 @@ def profile(bench: Bench) -> dict[str, Any]:
     return dict(hot_path.measure(actions=30 if bench.size.tables <= 10 else 300))
 
 
+def repeated(bench: Bench, run: Callable[[float], dict[str, Any]]) -> dict[str, Any]:
+    """A headline part: `Size.runs` runs of `Size.headline` seconds, reported as the run with
+    the median p50, its p50, p99 and server CPU per action replaced by the medians of the runs,
+    with every run's figures and the spread (lowest, highest) of each."""
+    runs = [run(bench.size.headline) for _ in range(bench.size.runs)]
+    if len(runs) == 1:
+        return runs[0]
+
+    def figure(r: dict[str, Any], key: str) -> float:
+        if key == "server_ms":
+            return float(r.get("cpu", {}).get("ms_per_action", {}).get("server") or 0.0)
+        return float(r["latency_ms"].get(key) or 0.0)
+
+    keys = ("p50", "p99", "server_ms")
+    result = dict(sorted(runs, key=lambda r: figure(r, "p50"))[len(runs) // 2])
+    medians = {k: statistics.median(figure(r, k) for r in runs) for k in keys}
+    result["latency_ms"] = {**result["latency_ms"], "p50": medians["p50"], "p99": medians["p99"]}
+    if result.get("cpu", {}).get("ms_per_action"):
+        cpu = result["cpu"]
+        result["cpu"] = {
+            **cpu,
+            "ms_per_action": {**cpu["ms_per_action"], "server": medians["server_ms"]},
+        }
+    result["runs"] = [
+        {
+            "latency_ms": r["latency_ms"],
+            "cpu": r.get("cpu"),
+            "bytes_per_action": r.get("bytes_per_action"),
+        }
+        for r in runs
+    ]
+    result["spread"] = {
+        k: [min(figure(r, k) for r in runs), max(figure(r, k) for r in runs)] for k in keys
+    }
+    return result
+
+
 PARTS: dict[str, Any] = {
     "rules": rules,
     "profile": profile,
-    "eleora": lambda b: eleora_load(b, f"eleora, 1 process, {b.layer} layer"),
-    "floor_channels": lambda b: floor_load(b, "floor (a) channels", kind="channels"),
+    "eleora": lambda b: repeated(
+        b, lambda s: eleora_load(b, f"eleora, 1 process, {b.layer} layer", duration=s)
+    ),
+    "floor_channels": lambda b: repeated(
+        b, lambda s: floor_load(b, "floor (a) channels", kind="channels", duration=s)
+    ),
     "floor_channels_old": lambda b: floor_load(
         b, "floor (a) channels, the first reports' method", kind="channels_per_socket"
     ),

@@ -1,5 +1,5 @@
 """Benchmark target: a real browser. The GM clicks in one Chromium tab; how long until the two
-players' tabs have swapped in the result? Target: p95 ≤ 150 ms.
+players' tabs have swapped in the result? Target: p95 ≤ 100 ms.
 
 `measure` drives Debian's Chromium (Playwright, headless) against a server someone else runs:
 three browser contexts, one per user, signed in by their Django session cookie (no login
@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect, sync_playwright
 
-TARGET_MS = 150
+TARGET_MS = 100
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -75,6 +75,7 @@ class Sock:
     seq: int = -1
     ws: ClientConnection | None = None
     connections: int = 0
+    pushes: int = 0  # of this connection: its first is the whole page, not an action's news
     closes: int = 0
     failures: list[str] = field(default_factory=list)  # why connecting or a socket failed
     bad_since: float | None = None  # closed, or behind its table's head
@@ -106,7 +107,7 @@ class Sock:
                     max_size=2**22,
                 ) as ws:
                     attempt = 0
-                    self.ws, self.connections = ws, self.connections + 1
+                    self.ws, self.connections, self.pushes = ws, self.connections + 1, 0
                     beat = asyncio.create_task(self.beat(ws)) if self.heartbeat else None
                     try:
                         async for raw in ws:
@@ -144,6 +145,7 @@ class Table:
         self.pending: dict[str, Action] = {}
         self.skipped = 0  # scheduled while the previous command was still unanswered
         self.sizes: list[int] = []  # bytes of each push
+        self.news = 0  # bytes of the pushes an action sent (not a connection's first)
         self.head = int(spec.get("seq", 0))
         self.head_at = 0.0
         self.socks: list[Sock] = []
@@ -323,6 +325,9 @@ class Table:
                 self.refusals.add(acked.form, self.head)
         if isinstance(seq, int):
             self.sizes.append(len(raw))  # a push (a route's answer is for one socket alone)
+            sock.pushes += 1
+            if sock.pushes > 1:
+                self.news += len(raw)
         fresh = not isinstance(seq, int) or seq >= sock.seq  # a page ignores a stale push
         if sock.viewer is not None and msg.get("html") and fresh:
             self._read(sock, sock.viewer, str(msg["html"]))
@@ -514,6 +519,7 @@ def _report(tables: list[Table], connected: int) -> dict[str, Any]:
         "connections": sum(s.connections for s in socks),
         "failures": sorted({f for s in socks for f in s.failures})[:10],
         "push_bytes": sorted(n for t in tables for n in t.sizes),
+        "news_bytes": sum(t.news for t in tables),
         "final": {str(t.spec["pk"]): [s.seq for s in t.socks] for t in tables},
         "outages": [o for s in socks for o in s.outages]
         + [(s.bad_since, None) for s in socks if s.bad_since is not None],

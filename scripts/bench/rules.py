@@ -3,7 +3,7 @@ them, the Magus and d100 odds targets: scripts/bench/magus_odds.py, d100_odds.py
 
 * exact attack odds for 30 vs 30 dice (one contested distribution, and the three defender
   options the prompt card compares) ≤ 1 ms;
-* replaying an encounter of 10,000 events ≤ 0.5 s: the log is recorded by actually playing a
+* replaying an encounter of 10,000 events ≤ 0.3 s: the log is recorded by actually playing a
   seeded fight through the engine (joins, attacks, reactions, GM edits, undos), stored as the
   table stores it (JSON event lists per entry) and folded back like `services.replay_state`.
 
@@ -48,7 +48,7 @@ from combat.rules.registry import get_ruleset
 from scripts.bench import d100_odds, magus_odds
 
 ODDS_LIMIT_MS = 1.0
-REPLAY_LIMIT_S = 0.5
+REPLAY_LIMIT_S = 0.3
 FULL_EVENTS = 10_000
 SHORT_EVENTS = 1_000
 SEED = 20_240_601

@@ -59,10 +59,10 @@ screenshots: test-deps $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
 
 # The full benchmark (about 25 minutes; writes docs/performance.md and build/bench.json).
-bench: $(STAMP) services
+bench: $(STAMP) services test-deps
 	$(PY) -m scripts.bench
 
-bench-short: $(STAMP) services
+bench-short: $(STAMP) services test-deps
 	$(PY) -m scripts.bench --short
 
 messages: $(STAMP)

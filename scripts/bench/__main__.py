@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -80,6 +81,7 @@ class Bench:
     layer: str = "core"
     results: dict[str, Any] = field(default_factory=dict)
     secret: str = field(default_factory=lambda: "bench-" + secrets.token_hex(16))
+    proxy: list[int] = field(default_factory=list)  # nginx's processes while the front door is up
 
     def env(self, layer: str | None = None) -> dict[str, str]:
         env = server_env(self.tmp, self.database, self.redis.url, debug=False)
@@ -153,12 +155,15 @@ def cpu_by_part(
 
     def sample() -> dict[str, float]:
         redis = [bench.redis.proc.pid] if bench.redis.proc else []
-        return {
+        found = {
             "server": cpu_of(servers),
             "postgres": postgres_cpu(),
             "redis": cpu_of(redis),
             "load": cpu_of(loads),
         }
+        if bench.proxy:
+            found["proxy"] = cpu_of(bench.proxy)
+        return found
 
     def measure() -> None:
         time.sleep(max(0.0, start_at + lead - time.time()))
@@ -333,15 +338,31 @@ def cpu_window(pids: list[int], start_at: float, duration: float) -> dict[str, A
 
 @contextlib.contextmanager
 def servers(
-    bench: Bench, count: int, *, app: str | None = None, layer: str | None = None
+    bench: Bench,
+    count: int,
+    *,
+    app: str | None = None,
+    layer: str | None = None,
+    ports: tuple[int, ...] = (),
 ) -> Iterator[list[Daphne]]:
-    """`count` daphne processes, each pinned to its own core (one: core 0)."""
+    """`count` daphne processes, each pinned to its own core (one: core 0), on `ports` if
+    given (the front door's), else on free ones."""
     env = bench.env(layer)
     started = []
     for i in range(count):
         name = f"{(app or 'eleora').split('.')[-1].split(':')[0]}-{i}"
-        kwargs = {"app": app} if app else {}
-        started.append(Daphne(env, bench.tmp, name, cpus=str(i % 2), extra=DAPHNE_ARGS, **kwargs))
+        port = ports[i] if ports else None
+        started.append(
+            Daphne(
+                env,
+                bench.tmp,
+                name,
+                port,
+                app=app or Daphne.APP,
+                cpus=str(i % 2),
+                extra=DAPHNE_ARGS,
+            )
+        )
     try:
         for d in started:
             d.launch()
@@ -361,7 +382,10 @@ def eleora_load(
     layer: str | None = None,
     affinity: bool = False,
     duration: float | None = None,
+    proxied: bool = False,
 ) -> dict[str, Any]:
+    """`proxied`: through the front door (`front_door`), which routes a table's tabs to one
+    process by the socket's path."""
     world = bench.world(bench.size.tables)
     tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
     plan = {
@@ -375,8 +399,15 @@ def eleora_load(
         "affinity": affinity,
         "seed": 15,
     }
-    with servers(bench, processes, layer=layer) as running:
-        result = load_servers(bench, running, plan, tables)
+    if proxied:
+        with (
+            servers(bench, processes, layer=layer, ports=PROXY_PORTS) as running,
+            front_door(bench) as via,
+        ):
+            result = load_servers(bench, running, plan, tables, via=via)
+    else:
+        with servers(bench, processes, layer=layer) as running:
+            result = load_servers(bench, running, plan, tables)
     result["log"] = check_logs(bench.database, world, result)
     drop_raw(result)
     bench.results.setdefault("push_bytes", result["push_bytes_median"])
@@ -386,14 +417,20 @@ def eleora_load(
 
 
 def load_servers(
-    bench: Bench, running: list[Daphne], plan: dict[str, Any], tables: list[dict[str, Any]]
+    bench: Bench,
+    running: list[Daphne],
+    plan: dict[str, Any],
+    tables: list[dict[str, Any]],
+    *,
+    via: str | None = None,
 ) -> dict[str, Any]:
-    """`run_load` against these daphne processes, with their CPU over the run's middle; the
-    load is pinned to the other core when there is one server, and floats with two."""
+    """`run_load` against these daphne processes (or through the front door `via`), with
+    their CPU over the run's middle; the load is pinned to the other core when there is one
+    server, and floats with two."""
     pids = [d.proc.pid for d in running if d.proc]
     return run_load(
         bench,
-        {**plan, "servers": [f"ws://127.0.0.1:{d.port}" for d in running]},
+        {**plan, "servers": [via] if via else [f"ws://127.0.0.1:{d.port}" for d in running]},
         tables,
         pin=None if len(running) > 1 else LOAD_CPU,
         during=lambda at: cpu_window(pids, at, plan["duration"]),
@@ -405,6 +442,39 @@ def drop_raw(result: dict[str, Any]) -> None:
     """What the database check needed and the report does not keep."""
     for key in ("final", "acknowledged", "outages"):
         result.pop(key, None)
+
+
+PROXY_CONF = "deploy/nginx.conf"  # the README's deployment: the file itself, not a copy
+PROXY_PORTS = (8001, 8002)  # the daphne processes the file names
+PROXY_URL = "ws://127.0.0.1:8080"  # where it listens
+
+
+@contextlib.contextmanager
+def front_door(bench: Bench) -> Iterator[str]:
+    """nginx from Debian's package with `deploy/nginx.conf`, run from the repository root as
+    the README says; only its pid file and error log go to the benchmark's folder."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    (ROOT / "build" / "nginx").mkdir(parents=True, exist_ok=True)
+    bench.python("manage.py", "collectstatic", "--noinput", "-v0", timeout=300)
+    globals_ = f"daemon off; pid {bench.tmp}/nginx.pid; error_log {bench.tmp}/nginx.log warn;"
+    proc = subprocess.Popen([nginx, "-p", f"{ROOT}/", "-c", PROXY_CONF, "-g", globals_], cwd=ROOT)
+    try:
+        wait_for_port(proc, int(PROXY_URL.rsplit(":", 1)[1]))
+        bench.proxy = [proc.pid, *children(proc.pid)]
+        yield PROXY_URL
+    finally:
+        bench.proxy = []
+        stop(proc)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (nginx's workers)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def users_of(table: dict[str, Any]) -> list[str]:
@@ -545,23 +615,23 @@ def brief(result: dict[str, Any]) -> str:
 def resilience(bench: Bench) -> dict[str, Any]:
     """The load over two processes for `resilience` seconds with random client drops, one
     Redis restart (a third of the way) and one server killed and restarted (two thirds).
-    A table's tabs go to one process, as the README's deployment routes them."""
+    Through the front door (`front_door`, the README's nginx), which routes a table's tabs to
+    one process and a killed process's reconnecting tabs to the other."""
     duration = bench.size.resilience
     tables_n = bench.size.tables
     world = bench.world(tables_n)
     tables = [{**t, "n": i, "users": users_of(t)} for i, t in enumerate(world["tables"])]
     faults: list[dict[str, Any]] = []
-    with servers(bench, 2) as running:
+    with servers(bench, 2, ports=PROXY_PORTS) as running, front_door(bench) as via:
         plan = {
             "mode": "play",
-            "servers": [f"ws://127.0.0.1:{d.port}" for d in running],
+            "servers": [via],
             "path": ELEORA_PATH,
             "sessions": world["sessions"],
             "period": 2.0,
             "duration": duration,
             "heartbeat": 25.0,
             "drop_rate": bench.size.drop_rate,
-            "affinity": True,
             "grace": 8.0,
             "seed": 5,
         }
@@ -783,7 +853,7 @@ PARTS: dict[str, Any] = {
     ),
     "eleora_2": lambda b: eleora_load(b, "eleora, 2 processes", processes=2),
     "eleora_2_tables": lambda b: eleora_load(
-        b, "eleora, 2 processes, a table's tabs on one", processes=2, affinity=True
+        b, "eleora, 2 processes behind nginx, a table's tabs on one", processes=2, proxied=True
     ),
     "idle": idle,
     "browser": browser,

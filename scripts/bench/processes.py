@@ -225,6 +225,8 @@ def prepare_demo(env: dict[str, str], **options: Any) -> Demo:
 class Daphne:
     """One server process; `start` again after `kill` is a restart on the same port."""
 
+    APP = "eleora_site.asgi:application"
+
     def __init__(
         self,
         env: dict[str, str],
@@ -232,7 +234,7 @@ class Daphne:
         name: str,
         port: int | None = None,
         *,
-        app: str = "eleora_site.asgi:application",
+        app: str = APP,
         cpus: str | None = None,
         extra: tuple[str, ...] = (),
     ) -> None:

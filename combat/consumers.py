@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from combat import clock, fragments, protocol, roster, services
 from combat.access import Refused, Viewer, find_encounter_for, viewer_at
-from combat.live import CLOSE_FORBIDDEN, Live, Rendered, changed, render
+from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
+from combat.pushes import changed
 from combat.threads import in_pool
 
 RATE = 8.0  # messages per second a socket may send on average…
@@ -50,7 +51,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         encounter, self.viewer = found
         self.encounter_id, self.seq = encounter.pk, -1
-        self.sent: dict[str, int] = {}  # region id -> hash of the HTML this socket sent last
+        self.sent: dict[str, Any] = {}  # region id -> what this socket was sent last (live.changed)
         self.language = _language(self.scope)
         self.bucket = protocol.TokenBucket(RATE, BURST)
         self.strikes = 0

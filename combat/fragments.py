@@ -325,8 +325,9 @@ class View:
     def header(self) -> tuple[Any, ...]:
         """What the regions' templates read of the table and its neutral view besides their
         parts: the stage and round, who acts all at once and is waited on, the deadline, the
-        seats' sides (Magus's target list), the open prompts and phase of the ruleset's state
-        (Eleora's and Magus's turn partials) and the NPC policies (set outside the log)."""
+        seats' sides (a turn partial's target list), the open prompts and the phase of the
+        ruleset's state (read by turn and seat partials) and the NPC policies (set outside the
+        log)."""
         view, state = self.view, self.table.state
         return (
             self.table.pk, self.table.ruleset, view.stage, view.round, view.label,

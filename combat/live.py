@@ -145,15 +145,3 @@ class Live:
             pass  # someone answered or resolved it first
         except Exception:  # noqa: BLE001 - a timer must not die silently; the next push reschedules
             log.exception("resolving expired deadlines of encounter %s", pk)
-
-
-def changed(
-    sent: dict[str, int], regions: dict[str, str], *, everything: bool
-) -> tuple[str, dict[str, int]]:
-    """The regions whose HTML differs from what a socket sent last (`sent`: region id -> hash
-    of its HTML; all of them if `everything`), and what it will have sent. A region shared by
-    many sockets is one string object, so its hash is computed once."""
-    html = "".join(
-        text for name, text in regions.items() if everything or sent.get(name) != hash(text)
-    )
-    return html, {name: hash(text) for name, text in regions.items()}

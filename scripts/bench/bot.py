@@ -21,7 +21,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-OOB = ' hx-swap-oob="true"'
+from combat import pushes
+
 # Regions a player acts from. The GM panel's forms (adding seats, undo, settings) are no play,
 # nor are the GM's seat rows but for their "play this NPC's turn" forms.
 ROUTE = "map-route-panel"  # a route's answer, to the asking socket alone: its confirm form
@@ -42,24 +43,9 @@ class Regions:
         self.version = 0  # bumped by every update: a parse of an older version is stale
 
     def update(self, payload: str) -> list[str]:
-        """Take a push's `html` (top-level elements, each with an id and hx-swap-oob); the ids
-        of the regions it replaced."""
-        starts = []
-        at = payload.find(OOB)
-        while at >= 0:
-            tag = payload.rfind("<", 0, at)
-            starts.append(tag)
-            at = payload.find(OOB, at + len(OOB))
-        names = []
-        for i, start in enumerate(starts):
-            end = starts[i + 1] if i + 1 < len(starts) else len(payload)
-            head = payload[start : payload.find(">", start)]
-            key = head.find(' id="')
-            if key < 0:
-                continue
-            name = head[key + 5 : head.find('"', key + 5)]
-            self.html[name] = payload[start:end]
-            names.append(name)
+        """Take a push's `html` as the page does (`combat.pushes.apply`); the ids of the
+        regions it touched."""
+        names = pushes.apply(self.html, payload)
         if names:
             self.version += 1
         return names

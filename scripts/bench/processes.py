@@ -31,6 +31,8 @@ from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from combat import pushes
+
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("ELEORA_TEST_PG", "postgres://postgres@127.0.0.1:5432/postgres")
 HEARTBEAT_S = 25.0  # as static/js/table.js
@@ -408,7 +410,7 @@ class TableClient:
                 pass  # the answer to a command whose result a push already brought
             elif isinstance(msg.get("seq"), int) and msg["seq"] >= self.seq:
                 self.seq = msg["seq"]
-                self.page.update(regions_of(msg["html"]))
+                pushes.apply(self.page, msg["html"])
                 html = "".join(self.page.values())  # the page as it reads after this push
                 self.pushes.append(
                     Push(msg["seq"], html, time.monotonic(), time.time(), self.connections)
@@ -467,15 +469,6 @@ class TableClient:
         refused = [e for e in self.errors if e.get("id") == cid]
         assert not refused, f"{command} refused: {refused}"
         return self.pushes[-1]
-
-
-REGION_RE = re.compile(r'(?=<section id="(table-[a-z]+)")')
-
-
-def regions_of(html: str) -> dict[str, str]:
-    """A push's regions by id (a push names only the regions that changed since the last)."""
-    parts = REGION_RE.split(html)[1:]  # [id, html, id, html, …]
-    return dict(zip(parts[::2], parts[1::2], strict=True))
 
 
 def deadline_in(html: str) -> float | None:

@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from characters.sheets import clean_sheet
-from combat import services
+from combat import pushes, services
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from combat.rules.registry import get_ruleset
@@ -56,11 +56,13 @@ class Seat:
     ws: WebsocketCommunicator
     seq: int = -1
     pushed: list[str] = field(default_factory=list)
+    regions: dict[str, str] = field(default_factory=dict)  # as the page shows them
 
     async def receive(self) -> dict[str, Any]:
         message = json.loads(await self.ws.receive_from(timeout=5))
         if message.get("t") == "swap":
             self.pushed.append(message.get("html") or "")
+            pushes.apply(self.regions, message.get("html") or "")
             self.seq = max(self.seq, message.get("seq", -1))
         return message
 
@@ -85,13 +87,10 @@ class Seat:
         return answer
 
     def region(self, region: str) -> str:
-        """The region as last pushed."""
-        marker = f'id="{region}"'
-        for html in reversed(self.pushed):
-            start = html.find(marker)
-            if start >= 0:
-                return html[start : html.find("</section>", start)]
-        raise AssertionError(f"{region} was never pushed")
+        """The region as the page shows it after every push."""
+        if region not in self.regions:
+            raise AssertionError(f"{region} was never pushed")
+        return self.regions[region]
 
 
 async def open_seat(table: DuelTable, user: User) -> Seat:

@@ -42,8 +42,8 @@ def test_short_measure_reports_both_targets_and_a_matching_replay() -> None:
     assert 0 < result["replay_entries"] < result["replay_stored_events"]
     assert result["replay_s"] > 0 and result["odds_30v30_ms"] > 0
     odds, replay = result["targets"]["odds"], result["targets"]["replay"]
-    assert (odds["limit_ms"], replay["limit_s"]) == (1.0, 0.5)
-    assert replay["met"] is (result["replay_s"] <= 0.5)
+    assert (odds["limit_ms"], replay["limit_s"]) == (1.0, 0.3)
+    assert replay["met"] is (result["replay_s"] <= 0.3)
     assert isinstance(odds["met"], bool)
     assert "fold" in result["what"]
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +24,7 @@ from django.contrib.auth.models import User
 
 from characters import services as characters_services
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import fragments, services
+from combat import fragments, pushes, services
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from combat.rules.base import RNG
@@ -272,14 +271,6 @@ def make_d100_table(
 # --- sockets ------------------------------------------------------------------------------------
 
 app = URLRouter(websocket_urlpatterns)
-_REGION = re.compile(r'<(?:section|div) id="(table-[a-z-]+)"[^>]*hx-swap-oob="true"')
-
-
-def split_regions(html: str) -> dict[str, str]:
-    """A push's HTML by region id (each region's root carries hx-swap-oob)."""
-    starts = [(m.start(), m.group(1)) for m in _REGION.finditer(html)]
-    ends = [at for at, _name in starts[1:]] + ([len(html)] if starts else [])
-    return {name: html[at:end] for (at, name), end in zip(starts, ends, strict=True)}
 
 
 class Tab:
@@ -305,7 +296,7 @@ class Tab:
         message: dict[str, Any] = json.loads(await self.ws.receive_from(timeout=10))
         if message.get("t") == "swap":
             self.pushes.append(str(message.get("html", "")))
-            self.regions.update(split_regions(str(message.get("html", ""))))
+            pushes.apply(self.regions, str(message.get("html", "")))
             self.seq = max(self.seq, int(message.get("seq", self.seq)))
         elif message.get("t") == "error":
             self.errors.append(str(message.get("message", "")))

@@ -337,7 +337,9 @@ async def test_the_socket_renders_in_the_language_the_page_asked_for() -> None:
 
 
 def regions_in(html: str) -> set[str]:
-    return set(re.findall(r'<(?:section|div) id="(table-[a-z-]+)"', html))
+    """The regions a push touches: whole, or by their items (`combat.pushes`)."""
+    whole = re.findall(r'<(?:section|div) id="(table-[a-z-]+)"', html)
+    return set(whole) | set(re.findall(r"<!--items ([a-z-]+)-->", html))
 
 
 ALL_PLAYER_REGIONS = {

@@ -248,7 +248,7 @@ async def test_a_hidden_seat_never_reaches_a_player_socket() -> None:
     await settle(table, gm, player)
     assert (await state_of(table)).fighters[npc].position == (7, 7)
     assert player.pushed and all(npc not in html for html in player.pushed)
-    assert f'data-seat="{npc}"' in gm.region("table-map")
+    assert f'data-seat="{npc}"' in gm.region("table-map-tokens")
     await gm.ws.disconnect()
     await player.ws.disconnect()
 

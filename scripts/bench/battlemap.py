@@ -7,8 +7,8 @@ seed (walls, obstacles, difficult terrain, patches of the three darkness levels)
 on random free fields. A move is what a player does on the map: the current combatant asks the
 route to a random field it can reach (`route`, what the tap on a field costs the server), then
 confirms it (`services.run_command` with the route's command), and the table is rendered for
-every viewer in Polish as the consumer does (`fragments.regions`), each viewer sent only the
-regions that changed since its last push (`live.changed`). Then the turn ends (not timed). The
+every viewer in Polish as the consumer does (`fragments.regions`), each viewer sent only what
+changed since its last push (`combat.pushes.changed`). Then the turn ends (not timed). The
 table that moves next is picked at random, so consecutive moves rarely share a table and no
 figure rests on one table's cache.
 
@@ -102,7 +102,7 @@ class Table:
 
     def __init__(self, pk: int, viewers: list[Any]) -> None:
         self.pk, self.viewers = pk, viewers
-        self.sent: list[dict[str, int]] = [{} for _ in viewers]
+        self.sent: list[dict[str, Any]] = [{} for _ in viewers]
         self.page_bytes: dict[str, int] = {}
 
     @classmethod
@@ -279,23 +279,20 @@ class Table:
         each had not been sent yet, by region."""
         from django.utils import translation
 
-        from combat import fragments, services
-        from combat.live import changed
+        from combat import fragments, pushes, services
 
         table = services.load_table(self.pk)
         sizes = []
         with translation.override("pl"):
             for i, viewer in enumerate(self.viewers):
-                regions = fragments.regions(table, viewer)
-                before = dict(self.sent[i])
-                _html, self.sent[i] = changed(before, regions, everything=False)
-                sizes.append(
-                    {
-                        name: len(text.encode())
-                        for name, text in regions.items()
-                        if before.get(name) != hash(text)
-                    }
-                )
+                sent: dict[str, int] = {}
+                for name, text in fragments.regions(table, viewer).items():
+                    before = {name: self.sent[i][name]} if name in self.sent[i] else {}
+                    part, now = pushes.changed(before, {name: text}, everything=False)
+                    self.sent[i][name] = now[name]
+                    if part:
+                        sent[name] = len(part.encode())
+                sizes.append(sent)
         return sizes
 
 

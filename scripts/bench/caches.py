@@ -10,7 +10,8 @@ table that acts next is picked at random, so consecutive actions rarely share a 
 Per action it measures the CPU (`time.process_time`, this process) of the command
 (`services.run_command`, NPC answers included) and of the push: the head loaded once and the
 regions rendered in Polish for every viewer of the table (GM and players), as the consumer
-does; and the bytes of the regions each viewer had not got yet (as `consumers.changed`).
+does; and the bytes of the regions each viewer had not got yet, whole (the item swaps of
+`combat.pushes` left out: the modes compare caches, not pushes).
 
 Modes, each a fresh process on a copy of the same world playing the same seeded sequence,
 taking turns 20 actions at a time (so the machine's other load falls on all of them alike):

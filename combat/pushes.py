@@ -39,9 +39,11 @@ class Items:
     html: tuple[str, ...]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def items_of(text: str) -> Items:
-    """A region's items (the same string for every socket of an audience: worked out once)."""
+    """A region's items (the same string for every socket of an audience: worked out once).
+    Only the sockets of one push share a string, so a few hundred are enough; each socket keeps
+    the `Items` it was sent, and a longer cache would hold a copy of every item's HTML."""
     parts = _ITEM.split(text)  # the rest, an item, the rest, an item, …, the rest
     html = tuple(parts[1::2])
     ids = tuple(m.group(1) if (m := _ID.search(h)) else "" for h in html)

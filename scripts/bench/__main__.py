@@ -277,6 +277,7 @@ def run_load(
     parts = [json.loads((bench.tmp / f"result-{i}.json").read_text()) for i in range(count)]
     merged = merge(parts)
     merged["during"] = extra
+    merged["seconds"] = plan["duration"]
     merged["cpu"] = per_action(cpu(), merged["actions"], plan["duration"])
     return merged
 

@@ -124,6 +124,22 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         base = floor if part == "eleora" else _lat(results, "floor_channels_2", "p50")
         if base and p50 is not None:
             add(f"p50 vs floor (a), {label}", "≤ 2×", f"{p50 / base:.1f}×", p50 <= 2 * base)
+    one, two = _carried(results.get("eleora")), _carried(results.get("eleora_2_tables"))
+    if one and two:
+        fits = all(
+            t["met"]
+            for t in out
+            if t["target"].startswith("action → last socket")
+            and t["target"].endswith(("1 process", "a table's tabs on one"))
+        )
+        add(
+            "load carried at the latency targets, 2 processes (a table's tabs on one) / 1",
+            "≥ 1.8×",
+            f"{two / one:.2f}× ({two:.1f} / {one:.1f} actions/s answered"
+            + ("" if fits else "; the latency targets not met, so this is at saturation")
+            + ")",
+            fits and two >= 1.8 * one,
+        )
     if "idle" in results:
         idle = results["idle"]
         add(
@@ -189,11 +205,21 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _carried(run: dict[str, Any] | None) -> float | None:
+    """Actions answered per second of a load run."""
+    if not run or not run.get("seconds"):
+        return None
+    return float(run["actions"] - run.get("unanswered", 0)) / run["seconds"]
+
+
 def _lost(run: dict[str, Any]) -> str:
+    """Every count `_delivered` reads, so a miss shows which of them it was."""
     log = run.get("log", {})
     return (
         f"{run.get('lost_deliveries')} lost, {run.get('error_count')} refused, "
-        f"{log.get('applied_twice')} twice"
+        f"{log.get('applied_twice')} twice, {log.get('acknowledged_missing') or 0} "
+        f"acknowledged missing, {log.get('tables_with_gaps') or 0} tables with gaps, "
+        f"{run.get('unanswered') or 0} unanswered at the end"
     )
 
 

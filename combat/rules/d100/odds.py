@@ -10,10 +10,13 @@ the end. Every function is memoised by its thresholds and the few settings it re
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import accumulate
+from operator import add
 
 from combat.rules.d100.check import (
     CRIT_BAD,
@@ -194,23 +197,56 @@ def _hit_and_defence(key: Key, hit: int, defence: int | None) -> tuple[int, int,
     """Weights over hit · defence (100²): lands with a non-crit hit, lands with a crit-luck
     hit, avoided, and the defence's crit luck and crit bad (rolled only after a hit)."""
     s = _settings(key)
-    plain = crit = avoided = luck = bad = 0
-    defences = _outcomes(defence, key) if defence is not None else ()
+    plain = crit = avoided = hits = 0
+    groups = _by_level(defence, key) if defence is not None else ()
     for level, margin, n in _outcomes(hit, key):
         if level not in SUCCESSES:
             continue
-        if defence is None:
-            wins = 0
-        else:
-            wins = sum(dn for dl, dm, dn in defences if defence_wins(level, margin, dl, dm, s))
-            luck += n * _count(defences, CRIT_LUCK)
-            bad += n * _count(defences, CRIT_BAD)
+        hits += n
+        wins = 0
+        for defence_level, margins, from_here in groups:
+            # Within one level `defence_wins` turns true from some margin up and stays so.
+            wins_at = partial(defence_wins, level, margin, defence_level, s=s)
+            wins += from_here[bisect_left(margins, True, key=wins_at)]
         avoided += n * wins
         if level == CRIT_LUCK:
             crit += n * (100 - wins)
         else:
             plain += n * (100 - wins)
-    return plain, crit, avoided, luck, bad
+    if defence is None:
+        return plain, crit, avoided, 0, 0
+    defences = _outcomes(defence, key)
+    return (
+        plain,
+        crit,
+        avoided,
+        hits * _count(defences, CRIT_LUCK),
+        hits * _count(defences, CRIT_BAD),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _by_level(threshold: int, key: Key) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]:
+    """A test's outcomes by level: the margins ascending, and for each index the rolls at that
+    margin or above (one more entry, 0, past the last)."""
+    pairs: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for level, margin, n in _outcomes(threshold, key):
+        pairs[level].append((margin, n))
+    groups = []
+    for level, found in pairs.items():
+        found.sort()
+        from_here = [*accumulate(n for _m, n in reversed(found))][::-1]
+        groups.append((level, tuple(m for m, _n in found), (*from_here, 0)))
+    return tuple(groups)
+
+
+@lru_cache(maxsize=4096)
+def _by_margin(threshold: int, key: Key) -> tuple[int, ...]:
+    """The rolls of a test at `threshold` by its margin (index: the margin)."""
+    counts = [0] * (max(m for _l, m, _n in _outcomes(threshold, key)) + 1)
+    for _level, margin, n in _outcomes(threshold, key):
+        counts[margin] += n
+    return tuple(counts)
 
 
 @lru_cache(maxsize=4096)
@@ -218,23 +254,33 @@ def _raw_damage(key: Key, damage: int, resistance: int | None) -> dict[int, int]
     """Damage before armour over damage · resistance (100²): OoP × multiplier, less the
     resistance test's OoP × multiplier (min 0) when the table rolls it."""
     multiplier, rolls_resistance = key[3], key[4]
-    soaks: Outcomes = ()
-    if resistance is not None and rolls_resistance:
-        soaks = _outcomes(resistance, key)
+    dealt = _by_margin(damage, key)
+    if resistance is None or not rolls_resistance:
+        by_margin = [n * 100 for n in dealt]
+    else:
+        # The margins dealt less soaked: a soak takes each dealt margin above it down by its
+        # own (a shifted copy of `dealt`, added as whole lists), the rest to 0.
+        by_margin = [0] * len(dealt)
+        below = [0, *accumulate(dealt)]  # below[m]: the damage rolls of a margin under m
+        for soak, count in enumerate(_by_margin(resistance, key)):
+            if not count:
+                continue
+            by_margin[0] += count * below[min(soak + 1, len(dealt))]
+            tail = dealt[soak + 1 :]
+            if count != 1:
+                tail = tuple(n * count for n in tail)
+            by_margin[1 : 1 + len(tail)] = map(add, by_margin[1 : 1 + len(tail)], tail)
     result: dict[int, int] = defaultdict(int)
-    for _level, margin, n in _outcomes(damage, key):
-        dealt = margin * multiplier
-        if not soaks:
-            result[dealt] += n * 100
-            continue
-        for _rl, soak, rn in soaks:
-            result[max(0, dealt - soak * multiplier)] += n * rn
+    for margin, n in enumerate(by_margin):
+        if n:
+            result[margin * multiplier] += n
     return dict(result)
 
 
 def clear_caches() -> None:
     """Forget every memoised result (for timing the cold cost)."""
-    for cached in (_settings, _outcomes, _attack, _hit_and_defence, _raw_damage):
+    cached_functions = (_settings, _outcomes, _by_level, _by_margin, _attack, _hit_and_defence)
+    for cached in (*cached_functions, _raw_damage):
         cached.cache_clear()
 
 

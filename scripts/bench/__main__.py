@@ -48,6 +48,8 @@ ELEORA_PATH = "/ws/encounters/{pk}/"
 # queue never drained. The servers here get 30 s, as the README recommends for deployments.
 DAPHNE_ARGS = tuple(os.environ.get("BENCH_DAPHNE_ARGS", "--websocket_connect_timeout 30").split())
 FLOOR_PATH = "/ws/{pk}/"
+CONNECT_RATE = 60.0  # new sockets per second, all load processes together
+IDLE_CONNECT_RATE = 30.0  # the idle part's: 3,000 first pages rendered before it measures
 
 
 @dataclass
@@ -234,19 +236,21 @@ def run_load(
     pin: str | None = LOAD_CPU,
     during: Any = None,
     server_pids: list[int] | None = None,
+    connect_rate: float = CONNECT_RATE,
 ) -> dict[str, Any]:
     """Split the tables over the load processes, run them, merge what they report.
 
     `during(start_at)` runs in this process while the load runs (CPU windows, faults). The
     start is set here, when the servers are up, so that every socket has had time to connect
-    and get its first push before the first action (`schedule`)."""
+    (`connect_rate` new sockets a second, all load processes together) and get its first push
+    before the first action (`schedule`)."""
     count = max(1, min(bench.size.loaders, len(tables)))
     chunks = [tables[i::count] for i in range(count)]
     sockets = len(tables) * int(plan.get("sockets", 6))
     plan = {
         **plan,
-        "connect_rate": CONNECT_RATE / count,
-        "start_at": schedule(sockets, plan["duration"]),
+        "connect_rate": connect_rate / count,
+        "start_at": schedule(sockets, connect_rate),
     }
     procs = []
     for i, chunk in enumerate(chunks):
@@ -307,16 +311,15 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-CONNECT_RATE = 60.0  # new sockets per second, all load processes together
 FLOOR_APPS = {  # floor (a) as Eleora is built, and as the first reports measured it
     "channels": "scripts.bench.floors:application",
     "channels_per_socket": "scripts.bench.floors:application_per_socket",
 }
 
 
-def schedule(sockets: int, duration: float) -> float:
+def schedule(sockets: int, rate: float) -> float:
     """When the load starts: after every socket had time to connect and get its first push."""
-    return time.time() + 3.0 + sockets / CONNECT_RATE * 1.3
+    return time.time() + 3.0 + sockets / rate * 1.3
 
 
 def cpu_window(pids: list[int], start_at: float, duration: float) -> dict[str, Any]:
@@ -557,7 +560,15 @@ def idle(bench: Bench) -> dict[str, Any]:
             "heartbeat": 25.0,
         }
         pid = server.proc.pid
-        result = run_load(bench, plan, tables, during=lambda at: cpu_window([pid], at, duration))
+        # Each connect renders its viewer's first page (3,000 different viewers): paced at
+        # IDLE_CONNECT_RATE, every socket is open and served before the CPU window starts.
+        result = run_load(
+            bench,
+            plan,
+            tables,
+            during=lambda at: cpu_window([pid], at, duration),
+            connect_rate=IDLE_CONNECT_RATE,
+        )
         after = result["during"]["rss_mb"][0] * 1024
     sockets = result["sockets"]
     out = {

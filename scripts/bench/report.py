@@ -69,7 +69,8 @@ def _delivered(run: dict[str, Any] | None) -> bool:
         return False
     log = run.get("log", {})
     return (
-        run.get("lost_deliveries") == 0
+        run.get("connected_at_start", run.get("sockets")) == run.get("sockets")
+        and run.get("lost_deliveries") == 0
         and run.get("error_count") == 0
         and not run.get("unanswered")
         and not log.get("acknowledged_missing")
@@ -219,7 +220,8 @@ def _lost(run: dict[str, Any]) -> str:
         f"{run.get('lost_deliveries')} lost, {run.get('error_count')} refused, "
         f"{log.get('applied_twice')} twice, {log.get('acknowledged_missing') or 0} "
         f"acknowledged missing, {log.get('tables_with_gaps') or 0} tables with gaps, "
-        f"{run.get('unanswered') or 0} unanswered at the end"
+        f"{run.get('unanswered') or 0} unanswered at the end, "
+        f"{run.get('connected_at_start')} of {run.get('sockets')} sockets open at the start"
     )
 
 

@@ -240,17 +240,18 @@ def run_load(
     pin: str | None = LOAD_CPU,
     during: Any = None,
     server_pids: list[int] | None = None,
-    connect_rate: float = CONNECT_RATE,
 ) -> dict[str, Any]:
     """Split the tables over the load processes, run them, merge what they report.
 
     `during(start_at)` runs in this process while the load runs (CPU windows, faults). The
     start is set here, when the servers are up, so that every socket has had time to connect
-    (`connect_rate` new sockets a second, all load processes together) and get its first push
+    (the plan's `connect_rate` new sockets a second, all load processes together; the floors'
+    `CONNECT_RATE` when it has none) and get its first push
     before the first action (`schedule`)."""
     count = max(1, min(bench.size.loaders, len(tables)))
     chunks = [tables[i::count] for i in range(count)]
     sockets = len(tables) * int(plan.get("sockets", 6))
+    connect_rate = float(plan.get("connect_rate", CONNECT_RATE))
     plan = {
         **plan,
         "connect_rate": connect_rate / count,
@@ -406,18 +407,17 @@ def eleora_load(
         "grace": bench.size.grace,
         "affinity": affinity,
         "seed": 15,
+        "connect_rate": ELEORA_CONNECT_RATE,
     }
     if proxied:
         with (
             servers(bench, processes, layer=layer, ports=PROXY_PORTS) as running,
             front_door(bench) as via,
         ):
-            result = load_servers(
-                bench, running, plan, tables, via=via, connect_rate=ELEORA_CONNECT_RATE
-            )
+            result = load_servers(bench, running, plan, tables, via=via)
     else:
         with servers(bench, processes, layer=layer) as running:
-            result = load_servers(bench, running, plan, tables, connect_rate=ELEORA_CONNECT_RATE)
+            result = load_servers(bench, running, plan, tables)
     result["log"] = check_logs(bench.database, world, result)
     drop_raw(result)
     bench.results.setdefault("push_bytes", result["push_bytes_median"])
@@ -433,7 +433,6 @@ def load_servers(
     tables: list[dict[str, Any]],
     *,
     via: str | None = None,
-    connect_rate: float = CONNECT_RATE,
 ) -> dict[str, Any]:
     """`run_load` against these daphne processes (or through the front door `via`), with
     their CPU over the run's middle; the load is pinned to the other core when there is one
@@ -446,7 +445,6 @@ def load_servers(
         pin=None if len(running) > 1 else LOAD_CPU,
         during=lambda at: cpu_window(pids, at, plan["duration"]),
         server_pids=pids,
-        connect_rate=connect_rate,
     )
 
 
@@ -556,6 +554,7 @@ def idle(bench: Bench) -> dict[str, Any]:
             "path": ELEORA_PATH,
             "sessions": world["sessions"],
             "idle": True,
+            "connect_rate": ELEORA_CONNECT_RATE,
             "period": 2.0,
             "duration": 1.0,
             "grace": 0,
@@ -569,14 +568,8 @@ def idle(bench: Bench) -> dict[str, Any]:
         }
         pid = server.proc.pid
         # Each connect renders its viewer's first page (3,000 different viewers): paced at
-        # ELEORA_CONNECT_RATE, every socket is open and served before the CPU window starts.
-        result = run_load(
-            bench,
-            plan,
-            tables,
-            during=lambda at: cpu_window([pid], at, duration),
-            connect_rate=ELEORA_CONNECT_RATE,
-        )
+        # the plan's ELEORA_CONNECT_RATE, every socket is open and served before the CPU window.
+        result = run_load(bench, plan, tables, during=lambda at: cpu_window([pid], at, duration))
         after = result["during"]["rss_mb"][0] * 1024
     sockets = result["sockets"]
     out = {
@@ -654,6 +647,7 @@ def resilience(bench: Bench) -> dict[str, Any]:
             "drop_rate": bench.size.drop_rate,
             "grace": 8.0,
             "seed": 5,
+            "connect_rate": ELEORA_CONNECT_RATE,
         }
 
         def chaos(start_at: float) -> None:
@@ -675,9 +669,7 @@ def resilience(bench: Bench) -> dict[str, Any]:
             threads.append(threading.Thread(target=chaos, args=(start_at,)))
             threads[0].start()
 
-        result = run_load(
-            bench, plan, tables, pin=None, during=faults_from, connect_rate=ELEORA_CONNECT_RATE
-        )
+        result = run_load(bench, plan, tables, pin=None, during=faults_from)
         threads[0].join()
     log = check_logs(bench.database, world, result)
     outages = [(a, b) for a, b in result["outages"]]

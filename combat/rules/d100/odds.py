@@ -243,8 +243,9 @@ def _by_level(threshold: int, key: Key) -> tuple[tuple[str, tuple[int, ...], tup
 @lru_cache(maxsize=4096)
 def _by_margin(threshold: int, key: Key) -> tuple[int, ...]:
     """The rolls of a test at `threshold` by its margin (index: the margin)."""
-    counts = [0] * (max(m for _l, m, _n in _outcomes(threshold, key)) + 1)
-    for _level, margin, n in _outcomes(threshold, key):
+    outcomes = _outcomes(threshold, key)
+    counts = [0] * (max(m for _l, m, _n in outcomes) + 1)
+    for _level, margin, n in outcomes:
         counts[margin] += n
     return tuple(counts)
 
@@ -279,8 +280,15 @@ def _raw_damage(key: Key, damage: int, resistance: int | None) -> dict[int, int]
 
 def clear_caches() -> None:
     """Forget every memoised result (for timing the cold cost)."""
-    cached_functions = (_settings, _outcomes, _by_level, _by_margin, _attack, _hit_and_defence)
-    for cached in (*cached_functions, _raw_damage):
+    for cached in (
+        _settings,
+        _outcomes,
+        _by_level,
+        _by_margin,
+        _attack,
+        _hit_and_defence,
+        _raw_damage,
+    ):
         cached.cache_clear()
 
 

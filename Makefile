@@ -37,20 +37,25 @@ services:
 test-deps:
 	bash scripts/ensure-test-deps.sh
 
+# Two workers (pytest-xdist) in each pass: the machine has two cores.
 # Browser tests run in their own pytest process: Playwright's sync API keeps an event loop
-# running for its whole session, which async tests in the same process cannot share.
+# running for its whole session, which async tests in the same process cannot share. Their
+# workers take whole files (each file's browsers and server are its own fixtures).
+# The second pass runs on PostgreSQL and Redis only the tests marked `database` (those that reach
+# the database or the channel layer, tests/conftest.py): pure rules gain nothing there.
 # The benchmark's short mode is the last step: a smoke check of every part (nothing timed).
 # DB_CONN_MAX_AGE=0 on PostgreSQL: the sockets' pool threads keep no connection to the test
 # database past a call, so it can be dropped at the end.
 test: test-deps lint types services
-	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m "not browser and not bench" --cov --cov-report=term
+	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m "not browser and not bench" -n 2 \
+		--cov --cov-report=term
 	@echo "Coverage of the Magus package (at least 95 %):"
 	$(VENV)/bin/coverage report --include="combat/rules/magus/*" --fail-under=95
 	@echo "Coverage of the d100 package (at least 95 %):"
 	$(VENV)/bin/coverage report --include="combat/rules/d100/*" --fail-under=95
-	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
+	FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider -n 2 --dist loadfile
 	FAST_PASSWORD_HASHER=1 DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) DB_CONN_MAX_AGE=0 \
-		$(VENV)/bin/pytest -m "not browser and not bench" -p no:cacheprovider -q
+		$(VENV)/bin/pytest -m "database and not browser and not bench" -p no:cacheprovider -q -n 2
 	$(VENV)/bin/pytest -m bench -p no:cacheprovider -q
 
 # The browser tests again, writing their screenshots over the README's in docs/screenshots/

@@ -1,8 +1,27 @@
-"""Suite-wide settings: hypothesis measures correctness here, not speed (speed has `make bench`)."""
+"""Suite-wide settings and markers.
+
+Hypothesis measures correctness here, not speed (speed has `make bench`).
+
+`database`: every test that reaches the configured database (a Django database fixture or
+marker) or channel layer (marked by hand). `make test` runs these a second time on PostgreSQL
+and Redis; the rest (pure rules, templates without data, the `services` tests with their own
+private PostgreSQL database and redis-server) would only repeat the same code there.
+"""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("eleora", deadline=None)
 settings.load_profile("eleora")
+
+_DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client",
+                      "admin_client", "django_user_model", "admin_user"}  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & _DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)

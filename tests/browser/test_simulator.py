@@ -26,7 +26,8 @@ def test_it_simulates_the_demo_party_against_three_wolves(live_url, new_context)
     gm.get_by_role("button", name="Symuluj").click()
 
     result = gm.locator("#simulation")
-    expect(result).to_contain_text("60 starć")
+    # 60 fights by the real rules: seconds of CPU when the other test worker is busy too.
+    expect(result).to_contain_text("60 starć", timeout=30_000)
     shares = [int(t.rstrip("%")) for t in result.locator(".odds-value").all_inner_texts()]
     assert len(shares) == 3 and 99 <= sum(shares) <= 101
     assert gm.url == url_before  # swapped in place, no page load

@@ -8,9 +8,12 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from channels.layers import get_channel_layer
 
 from combat.hub import Hub, group_of
+
+pytestmark = pytest.mark.database  # the configured channel layer: Redis in the second pass
 
 
 @dataclass(eq=False)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, WebSocket, expect
@@ -239,3 +240,40 @@ def test_a_charge_shows_its_bonus_in_the_attack_odds(
     preview = attack.locator("#odds-preview")
     expect(preview).to_contain_text("Szanse przeciw: Wilk")
     expect(preview).to_contain_text("Szarża")
+
+
+D100_DEMO = ("Kroniki Fallathanu: Mgła nad Brodem", "Zasadzka przy brodzie")
+NUMBERED = re.compile(r" (\d+)$")
+
+
+def test_every_token_of_the_d100_demo_has_a_label_of_its_own(
+    live_url: str,
+    table: Table,  # noqa: F811
+    screenshots_dir: Path,
+) -> None:
+    """Borys z Brodu and both Bandyci z traktu were all „BZ”: each label is one token's, and a
+    creature's carries its number, as the order names it. Only looked at: the demo stays."""
+    t = table
+    page = t.gm.page
+    page.goto(f"{live_url}/")
+    page.get_by_role("link", name=D100_DEMO[0]).first.click()
+    page.get_by_role("link", name="Starcia", exact=True).first.click()
+    href = page.get_by_role("link", name=D100_DEMO[1], exact=True).first.get_attribute("href")
+    assert href
+    for seat in (t.gm, t.p2):
+        seat.open(f"{live_url}{href}")
+        tokens = seat.page.locator("#map-tokens .map-token")
+        expect(tokens.first).to_be_visible()
+        if seat is t.gm:
+            seat.page.locator("#map-card").screenshot(
+                path=str(screenshots_dir / "p5-d100-demo.png")
+            )
+        names = [
+            (tok.locator("title").text_content() or "").split(" · ")[0] for tok in tokens.all()
+        ]
+        labels = tokens.locator(".tok-text").all_text_contents()
+        assert "Bandyta z traktu 2" in names, names
+        assert len(set(labels)) == len(labels), dict(zip(names, labels, strict=True))
+        for name, text in zip(names, labels, strict=True):
+            number = NUMBERED.search(name)
+            assert not number or text.endswith(number.group(1)), (name, text)

@@ -679,6 +679,7 @@ def render_route(
             end=points[-1],
             steps=points[1:-1],
             seat=table.view.seats[actor],
+            start=found.path[0],  # where the token stood: map.js drops the route once it moves
             field=battlemap.label(to),
             to=list(to),
             r=FIELD * 0.12,

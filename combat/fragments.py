@@ -542,7 +542,7 @@ class Token:
     x: float
     y: float
     label: str  # the field ("C7")
-    initials: str
+    initials: str  # unique at the table (battlemap.token_labels)
 
 
 @dataclass(frozen=True)
@@ -583,26 +583,21 @@ def board(table: Table, spec: MapSpec, m: battlemap.BattleMap | None, rows: list
     if m is None:
         return Board(spec, None, darkness=darkness)
     width, height = battlemap.extent(m, FIELD)
+    # Labelled among every seat this viewer sees, placed or not: placing one changes no other's.
+    labels = battlemap.token_labels(r.name for r in rows)
     tokens = tuple(
         Token(
             r,
             *battlemap.centre(m.geometry, r.position, FIELD),
             battlemap.label(r.position),
-            initials(r.name),
+            initials,
         )  # fmt: skip
-        for r in rows
+        for r, initials in zip(rows, labels, strict=True)
         if r.position is not None
     )
     off_map = tuple(r for r in rows if r.position is None)
     terrain = terrain_svg(table.pk, m, darkness, width, height)
     return Board(spec, m, width, height, terrain, tokens, off_map, darkness)
-
-
-def initials(name: str) -> str:
-    """A token's letters: the first of two words, else the name's first two."""
-    words = name.split()
-    letters = words[0][0] + words[1][0] if len(words) > 1 else name[:2]
-    return letters.upper()
 
 
 def terrain_svg(
@@ -684,6 +679,7 @@ def render_route(
             end=points[-1],
             steps=points[1:-1],
             seat=table.view.seats[actor],
+            start=found.path[0],  # where the token stood: map.js drops the route once it moves
             field=battlemap.label(to),
             to=list(to),
             r=FIELD * 0.12,

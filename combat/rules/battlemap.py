@@ -576,6 +576,37 @@ def label(f: Field) -> str:
     return f"{letters}{f[1] + 1}"
 
 
+def token_labels(names: Iterable[str]) -> tuple[str, ...]:
+    """Short labels for the tokens of a table's seats (in the table's order), unique among
+    them: a name's initials, with the number a creature's name ends in ("Bandyta z traktu 2"
+    is "BZ2"); a label that would still be a second one gets the next number free."""
+    wanted = [_token_label(name) for name in names]
+    unique = {w for w in wanted if wanted.count(w) == 1}
+    taken = set(unique)
+    labels: list[str] = []
+    for w in wanted:
+        found, n = w, 1
+        while w not in unique and found in taken:
+            n += 1
+            found = f"{w}{n}"
+        taken.add(found)
+        labels.append(found)
+    return tuple(labels)
+
+
+def _token_label(name: str) -> str:
+    """A numbered name: the first letters of its first two words and the number ("Wilk 1" is
+    "W1"); else those letters, or a one-word name's first two; three characters at most while
+    the number is short."""
+    words = name.split()
+    number = words.pop() if len(words) > 1 and words[-1].isdigit() else ""
+    if number or len(words) > 1:
+        letters = "".join(word[0] for word in words[:2])
+    else:
+        letters = "".join(words)[:2]
+    return letters.upper()[: max(1, 3 - len(number))] + number
+
+
 # --- the GM's edits -----------------------------------------------------------------------------
 
 

@@ -20,6 +20,7 @@
   let gesture = null;
   const pointers = new Map();
   let terrainNames = new Map(); // field label -> what lies there ("Ściana")
+  let told = null; // the seat whose token the line under the map describes
 
   const $ = (id) => document.getElementById(id);
 
@@ -133,6 +134,24 @@
     });
     if (cursor && !inside(g, cursor)) cursor = null;
     drawCursor(g);
+    checkRoute();
+    if (told) tell(told);
+  }
+
+  // A route drawn from where its token no longer stands, or in a turn that has ended (the
+  // fight's end included), is stale: its confirm would be refused and its end marker would
+  // cover the token. The turn it was drawn in is the current token when it first shows; then
+  // the page scrolls as little as puts its panel on the screen (on a phone it opens below).
+  function checkRoute() {
+    const panel = $("map-route-panel");
+    if (!panel || !panel.dataset.actor) return;
+    const now = document.querySelector("#map-tokens .map-token[data-current]");
+    const turn = now ? now.dataset.seat : "";
+    const fresh = !("turn" in panel.dataset);
+    if (fresh) panel.dataset.turn = turn;
+    const el = token(panel.dataset.actor);
+    if (!el || el.dataset.field !== panel.dataset.from || panel.dataset.turn !== turn) clearRoute();
+    else if (fresh) panel.scrollIntoView({ block: "nearest" });
   }
 
   function token(seat) {
@@ -146,6 +165,12 @@
   function status(text) {
     const el = $("map-status");
     if (el) el.textContent = text;
+    told = null;
+  }
+  function tell(seat) { // the line under the map describes a token, where it stands now
+    const el = token(seat);
+    status(el ? el.querySelector("title").textContent : "");
+    told = el ? seat : null;
   }
   function describe(f) {
     const el = tokenAt(f);
@@ -191,7 +216,10 @@
     const svg = $("map-route");
     const panel = $("map-route-panel");
     if (svg) svg.replaceChildren();
-    if (panel) panel.replaceChildren();
+    if (panel) {
+      panel.replaceChildren();
+      ["actor", "from", "turn"].forEach((key) => delete panel.dataset[key]);
+    }
   }
 
   // A field picked (a tap, Enter): place the chosen chip, paint, select a token, or ask the
@@ -215,8 +243,7 @@
     selected = seat;
     if (!seat) clearRoute();
     restore();
-    const el = seat && token(seat);
-    if (el) status(el.querySelector("title").textContent);
+    if (seat && token(seat)) tell(seat);
   }
 
   // --- pointers: drag pans (or paints), two fingers pinch, a tap picks ---------------------

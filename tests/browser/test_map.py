@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, WebSocket, expect
+from playwright.sync_api import Locator, Page, WebSocket, expect
 
 from tests.browser.test_live_table import (
     HEROES,
@@ -239,3 +240,96 @@ def test_a_charge_shows_its_bonus_in_the_attack_odds(
     preview = attack.locator("#odds-preview")
     expect(preview).to_contain_text("Szanse przeciw: Wilk")
     expect(preview).to_contain_text("Szarża")
+
+
+def preview(seat: Seat, token_at: tuple[int, int], to: tuple[int, int]) -> Locator:
+    """Select a token (a tap, unless it is selected: a second tap lets it go), then tap a
+    field: the route panel's confirm button (the panel open)."""
+    chosen = seat.page.locator(
+        f'#map-tokens .is-selected[data-field="{token_at[0]},{token_at[1]}"]'
+    )
+    if not chosen.count():
+        tap_field(seat, token_at)
+        expect(chosen).to_have_count(1)
+    tap_field(seat, to)
+    route_panel(seat)
+    return seat.page.locator("#map-route-panel").get_by_role("button", name="Potwierdź ruch")
+
+
+def expect_no_route(seat: Seat) -> None:
+    expect(seat.page.locator("#map-route-panel")).to_be_empty()
+    expect(seat.page.locator("#map-route > *")).to_have_count(0)
+
+
+def test_a_confirmed_move_and_the_turn_s_end_clear_every_stale_route(
+    mapped: tuple[Table, dict[str, list[str]]], screenshots_dir: Path
+) -> None:
+    """The route panel of the phone, the GM's of the same token and the desktop player's of
+    his own: the move clears the first two (the token stands elsewhere now), the turn's end the
+    last, the fight's end any other. On a phone the confirm button opens in view."""
+    t, _frames = mapped
+    roll_and_start(t)
+    play_until(t, MILENA)
+    milena, phone = seat_id_of(t, MILENA), t.p2
+    confirm = preview(phone, (1, 4), (3, 4))
+    phone.page.screenshot(path=str(screenshots_dir / "p2-phone.png"))
+    expect(confirm).to_be_in_viewport(ratio=1)  # on the screen without scrolling
+    preview(t.gm, (1, 4), (2, 4))
+    preview(t.p1, (1, 1), (2, 1))
+
+    t.send(phone, confirm)
+    for seat in t.seats:
+        expect(token_of(seat, milena)).to_have_attribute("data-field", "3,4")
+    phone.page.locator("#map-card").screenshot(path=str(screenshots_dir / "p2-moved.png"))
+    for seat in (phone, t.gm):
+        expect_no_route(seat)
+        expect(seat.page.locator("#map-status")).not_to_contain_text("B5")
+    expect(t.p1.page.locator("#map-route-panel")).to_contain_text(RADOSLAW)  # his still holds
+
+    t.end_turn(phone)
+    expect_no_route(t.p1)
+    preview(t.p1, (1, 1), (2, 1))
+    t.send(t.gm, t.gm.page.locator("#table-gm").get_by_role("button", name="Zakończ starcie"))
+    expect(t.p1.page.locator("#table-status")).to_contain_text("Starcie zakończone")
+    expect_no_route(t.p1)
+
+
+def token_of(seat: Seat, seat_id: str) -> Locator:
+    return seat.page.locator(f'#map-tokens [data-seat="{seat_id}"]')
+
+
+D100_DEMO = ("Kroniki Fallathanu: Mgła nad Brodem", "Zasadzka przy brodzie")
+NUMBERED = re.compile(r" (\d+)$")
+
+
+def test_every_token_of_the_d100_demo_has_a_label_of_its_own(
+    live_url: str,
+    table: Table,  # noqa: F811
+    screenshots_dir: Path,
+) -> None:
+    """Borys z Brodu and both Bandyci z traktu were all „BZ”: each label is one token's, and a
+    creature's carries its number, as the order names it. Only looked at: the demo stays."""
+    t = table
+    page = t.gm.page
+    page.goto(f"{live_url}/")
+    page.get_by_role("link", name=D100_DEMO[0]).first.click()
+    page.get_by_role("link", name="Starcia", exact=True).first.click()
+    href = page.get_by_role("link", name=D100_DEMO[1], exact=True).first.get_attribute("href")
+    assert href
+    for seat in (t.gm, t.p2):
+        seat.open(f"{live_url}{href}")
+        tokens = seat.page.locator("#map-tokens .map-token")
+        expect(tokens.first).to_be_visible()
+        if seat is t.gm:
+            seat.page.locator("#map-card").screenshot(
+                path=str(screenshots_dir / "p5-d100-demo.png")
+            )
+        names = [
+            (tok.locator("title").text_content() or "").split(" · ")[0] for tok in tokens.all()
+        ]
+        labels = tokens.locator(".tok-text").all_text_contents()
+        assert "Bandyta z traktu 2" in names, names
+        assert len(set(labels)) == len(labels), dict(zip(names, labels, strict=True))
+        for name, text in zip(names, labels, strict=True):
+            number = NUMBERED.search(name)
+            assert not number or text.endswith(number.group(1)), (name, text)

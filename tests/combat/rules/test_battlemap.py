@@ -886,3 +886,41 @@ def test_hex_points_are_the_six_corners_around_the_centre() -> None:
     nx, ny = bm.centre("hex", (2, 1), size)
     shared = set(bm.hex_points(cx, cy, size).split()) & set(bm.hex_points(nx, ny, size).split())
     assert len(shared) == 2
+
+
+# --- token labels -------------------------------------------------------------------------------
+
+
+def test_it_labels_tokens_uniquely_with_the_creatures_numbers() -> None:
+    """The d100 demo: Borys and both bandits were all "BZ"; a creature's number is its own."""
+    names = ["Borys z Brodu", "Bandyta z traktu 1", "Bandyta z traktu 2", "Szary wilk 1"]
+    labels = bm.token_labels(names)
+    assert len(set(labels)) == len(labels), labels
+    assert labels[1].endswith("1") and labels[2].endswith("2"), labels
+    assert labels[0] == "BZ"
+
+
+def test_it_keeps_a_lone_name_s_initials() -> None:
+    assert bm.token_labels(["Radosław Szablista", "Wilk"]) == ("RS", "WI")
+
+
+def test_it_numbers_names_whose_initials_clash_in_the_table_s_order() -> None:
+    labels = bm.token_labels(["Borys z Brodu", "Bogna Zwinna", "Bartek Zły"])
+    assert labels[0] == "BZ"
+    assert len(set(labels)) == 3 and all(x.startswith("BZ") for x in labels), labels
+
+
+def test_it_keeps_a_two_digit_number_short() -> None:
+    labels = bm.token_labels([f"Wilk {n}" for n in range(1, 13)])
+    assert len(set(labels)) == 12 and labels[11].endswith("12"), labels
+    assert all(len(x) <= 3 for x in labels), labels
+
+
+@given(st.lists(st.text(alphabet="ab 12", max_size=6), max_size=12))
+def test_it_never_gives_two_tokens_one_label(names: list[str]) -> None:
+    labels = bm.token_labels(names)
+    assert len(labels) == len(names) and len(set(labels)) == len(labels)
+
+
+def test_it_labels_a_one_word_creature_by_its_letter_and_number() -> None:
+    assert bm.token_labels(["Wilk 1", "Wilk 2", "Ork"]) == ("W1", "W2", "OR")

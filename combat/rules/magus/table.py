@@ -12,7 +12,9 @@ Panels (their templates come later; every key is documented here):
   high}] (the
   seed's sustained actions: Declare(action="sustained", preset=key, rounds=low..high; 0 =
   high), optional test_skill/test_dn/failure_stalls); in the act phase "attacks" [{key,
-  target, weapon, spell}] naming the "atak:<target>:<means>" actions, "charges" [{key,
+  target, weapon, spell, legal}] naming the "atak:<target>:<means>" actions ("legal" the
+  LegalAction: each legal or not against its own target), "attack_target" (the id the
+  attack form starts on: the declared target, else the first of another side), "charges" [{key,
   target, weapon, min_m, max_m}] naming the "szarza:<target>:<weapon>" actions of a rider
   (the command's charge_m is min_m, the mount's combat speed; any metres up to max_m are
   legal), "mount" ({id, name} of the actor's mount, or None), "target_items" ({target id:
@@ -356,8 +358,12 @@ def _act_actions(
             key = f"atak:{target['id']}:{weapon or spell}"
             attack = Attack(actor=me.id, target=target["id"], weapon=weapon, spell=spell)
             _offer(state, actions, commands, key, gettext_noop("Atak"), attack)
-            attacks.append({"key": key, "target": target, "weapon": weapon, "spell": spell})
+            legal_now = actions[-1]
+            attacks.append(
+                {"key": key, "target": target, "weapon": weapon, "spell": spell, "legal": legal_now}
+            )
     panel["attacks"] = attacks
+    panel["attack_target"] = _attack_target(state, me, panel["targets"])
     panel["target_items"] = _target_items(state, me, panel)
     panel["charges"] = _charges(state, me, panel, actions, commands)
     panel["mount"] = _pair(state, me.mount)
@@ -383,6 +389,17 @@ def _act_actions(
     for key, label, command in offers:
         _offer(state, actions, commands, key, label, command)
     _outside_turn(state, me, actions, commands)
+
+
+def _attack_target(state: EncounterState, me: Combatant, targets: list[dict[str, str]]) -> str:
+    """The target the attack form starts on: the one declared for this round, else the first
+    of another side (the form lists them first), else the first; "" with no target."""
+    ids = [t["id"] for t in targets]
+    declared = me.declaration.target if me.declaration else None
+    if declared in ids:
+        return str(declared)
+    others = [cid for cid in ids if state.get(cid).side != me.side]
+    return (others or ids or [""])[0]
 
 
 def _target_items(

@@ -460,8 +460,9 @@ def seed_magus_demo_copy(name: str) -> None:
 
 @pytest.fixture
 def magus_demo_copy(live_url: str, server_tmp: Path, request: pytest.FixtureRequest) -> str:
-    """The table URL of a fresh copy of the demo's Magus encounter, named after the test."""
-    name = request.node.name[:60]
+    """The table URL of a fresh copy of the demo's Magus encounter (a short name: a phone
+    shows it whole)."""
+    name = f"Wąwóz {request.node.name.split('_')[1]}"
     code = (
         f"from tests.browser.conftest import seed_magus_demo_copy; seed_magus_demo_copy({name!r})"
     )

@@ -3,7 +3,10 @@ meets it on its first evening (issue #22).
 
 1. Melee follows the picked target: the GM moves Ork 1 next to Liriel in its turn; its attack
    form starts on the target it declared (Liriel), „Atakuj: Tasak” is offered against her and
-   refused, with the reach reason, against a hero seven hexes away.
+   refused, with the reach reason, against a hero three hexes away.
+2. Magus counts damage up, towards the ratings that knock out and kill: Liriel's seat and card
+   on her player's phone say „Obrażenia 0” beside her Próg Utraty Przytomności 26 and Próg
+   Śmierci 32 (not a health of „0/32”), and in English the same words the English sheet uses.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.conftest import SCREENSHOTS, sign_in
+from tests.browser.conftest import PHONE, SCREENSHOTS, sign_in
 from tests.browser.test_magus import DESKTOP, Seat, fill_declaration
 from tests.browser.test_map import tap_field
 
@@ -127,3 +130,52 @@ def test_magus_melee_follows_the_picked_target(
     gm.press(strike)
     log = page.locator("#table-log .log-line", has_text=f"{ORK} atakuje: {LIRIEL} ({TASAK})")
     expect(log).to_have_count(1)
+
+
+# Liriel's sheet (seed_demo): Próg Utraty Przytomności 26, Próg Śmierci 32.
+RATINGS = {
+    "pl": ("Obrażenia 0", "Próg Utraty Przytomności 26", "Próg Śmierci 32"),
+    "en": ("Damage 0", "Unconsciousness Rating 26", "Death Rating 32"),
+}
+
+
+def sheet_says_the_same(phone: Seat, ratings: tuple[str, ...]) -> None:
+    """Her sheet (the table's link to it) names the two ratings with the same words."""
+    page = phone.page
+    phone.press(page.get_by_role("link", name=re.compile(rf"{LIRIEL}$")).first)
+    for key, words in zip(("prog_przytomnosci", "prog_smierci"), ratings, strict=True):
+        label, value = words.rsplit(" ", 1)
+        stat = page.locator(f'.stat-derived[data-key="{key}"]')
+        expect(stat.locator("dt")).to_have_text(label)
+        expect(stat.locator("dd")).to_contain_text(value)
+
+
+def test_magus_shows_damage_against_its_ratings_in_both_languages(
+    new_context: Callable[..., BrowserContext], live_url: str, magus_demo_copy: str
+) -> None:
+    page = new_context(**PHONE).new_page()
+    sign_in(page, live_url, "gracz2")
+    phone = Seat("gracz2", page, touch=True)
+    phone.open(magus_demo_copy)
+    row = page.locator("#table-order .combatant", has_text=LIRIEL)
+    card = page.locator("#table-me .me-card", has_text=LIRIEL)
+    card.scroll_into_view_if_needed()
+    shot(phone, "p3")
+    try:
+        for language in ("pl", "en"):
+            if language == "en":  # the pick is the account's: back to Polish below
+                phone.press(page.get_by_role("button", name="EN"))
+                expect(page.locator("html")).to_have_attribute("lang", "en")
+                phone.open(magus_demo_copy)
+            for where in (row, card):
+                for words in RATINGS[language]:
+                    expect(where).to_contain_text(words)
+                expect(where).not_to_contain_text("0/32")
+            sheet_says_the_same(phone, RATINGS[language][1:])
+            phone.open(magus_demo_copy)
+        row.scroll_into_view_if_needed()
+        shot(phone, "p3-en-order")  # the order's rows, in English
+    finally:
+        if page.locator("html").get_attribute("lang") == "en":
+            phone.press(page.get_by_role("button", name="PL"))
+            expect(page.locator("html")).to_have_attribute("lang", "pl")

@@ -107,6 +107,7 @@ from combat.rules.magus.engine.common import (
 )
 from combat.rules.magus.engine.space import field_of
 from combat.rules.magus.narrate import ACTION_LABELS, Part, declaration_parts
+from combat.rules.magus.sheet import STATS
 from combat.rules.magus.state import ACTION_KINDS, GM, Combatant, EncounterState
 from combat.rules.records import replace
 
@@ -193,8 +194,13 @@ def _prompt_deadline(state: EncounterState) -> float | None:
     return min((p.deadline for p in state.prompts), default=None)
 
 
+STAT_LABELS = dict(STATS)
+RATING, DEATH = "prog_przytomnosci", "prog_smierci"  # the sheet's Unconsciousness, Death Ratings
+
+
 def health(c: Combatant) -> HealthView:
-    """Current damage against the Death Rating; the level those who may not see numbers see."""
+    """Current damage (it counts up) against the Unconsciousness and Death Ratings, as the
+    sheet names them; the level those who may not see numbers see."""
     death = c.death_rating
     if c.dead:
         level, label = "martwy", gettext_noop("Martwy")
@@ -225,6 +231,11 @@ def health(c: Combatant) -> HealthView:
         out=c.out,
         dead=c.dead,
         status_label=status,
+        label=gettext_noop("Obrażenia"),
+        limits=(
+            Counter(RATING, STAT_LABELS[RATING], c.unconsciousness_rating),
+            Counter(DEATH, STAT_LABELS[DEATH], death),
+        ),
     )
 
 

@@ -112,7 +112,9 @@ def test_magus_melee_follows_the_picked_target(
     col, row = token_field(gm, LIRIEL)
     gm_moves(gm, ORK, (col + 1, row))
 
-    attack = gm.unfold(page.locator(f"#act-atak-{seat_id(gm, ORK)}"))
+    ork = seat_id(gm, ORK)
+    attack = gm.unfold(page.locator(f"#act-atak-{ork}"))
+    expect(page.locator(f"#why-all-{ork}")).to_have_count(0)  # no reason about Thorgrim above
     target = attack.get_by_label(re.compile(r"^Cel"))
     # The form starts on the declared target, and what it offers is what the rules allow
     # against the target picked: Liriel is in reach, Thorgrim is not.

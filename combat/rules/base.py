@@ -176,7 +176,10 @@ class HealthView:
     `level` is the wound level's key, a CSS class `hp-<level>` (the stylesheet colours
     "bez_ran", "drasniety", "ranny", "ciezko_ranny", "ledwo_zywy", "nieprzytomny", "martwy");
     `level_label` its Polish msgid; `status_label` a msgid shown beside it when the combatant
-    is out of the fight ("nieprzytomny"), "" otherwise."""
+    is out of the fight ("nieprzytomny"), "" otherwise. `label` is the msgid naming what
+    `current` counts ("Zdrowie": what is left of `maximum`). A ruleset whose number counts up
+    towards its limits (damage against the ratings that knock out and kill) names them in
+    `limits`: the number is then shown as "label current" beside each limit, not as a share."""
 
     current: int
     maximum: int
@@ -185,6 +188,8 @@ class HealthView:
     out: bool = False
     dead: bool = False
     status_label: str = ""
+    label: str = gettext_noop("Zdrowie")
+    limits: tuple[Counter, ...] = ()
 
 
 @dataclass(frozen=True)

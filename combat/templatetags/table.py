@@ -149,8 +149,11 @@ def best_answer(odds: Mapping[str, OddsOption] | None) -> str | None:
 @register.filter
 def shared_reason(actions: Sequence[LegalAction]) -> LegalAction | None:
     """An unavailable action whose reason at least one other shares, the most common one:
-    the turn panel says it once above the buttons instead of under each."""
-    counts = Counter(a.reason for a in actions if not a.available and a.reason)
+    the turn panel says it once above the buttons instead of under each. The actions of one
+    family ("atak:<target>:<means>": the part before the first colon) count once: a reason
+    about one target is not the whole panel's."""
+    refused = {(a.key.split(":", 1)[0], a.reason) for a in actions if not a.available and a.reason}
+    counts = Counter(reason for _family, reason in refused)
     if not counts or counts.most_common(1)[0][1] < 2:
         return None
     reason = counts.most_common(1)[0][0]

@@ -276,6 +276,16 @@
     }
   });
 
+  // A select marked data-switch shows, of its form's [data-case] groups, only the one named by
+  // its value (the means legal against the target picked); the server renders the first one.
+  document.addEventListener("change", (e) => {
+    const select = e.target.closest && e.target.closest("select[data-switch]");
+    if (!select || !select.form) return;
+    select.form.querySelectorAll("[data-case]").forEach((group) => {
+      group.hidden = group.dataset.case !== select.value;
+    });
+  });
+
   function releaseForms() {
     document.querySelectorAll("form[aria-busy]").forEach((form) => {
       form.removeAttribute("aria-busy");

@@ -429,3 +429,42 @@ def d100_server(live_url: str, server_tmp: Path) -> D100Server:
     """The live server with the d100 campaign of `seed_d100` added."""
     ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_d100; seed_d100()")
     return D100Server(live_url, server_tmp, ids["campaign"], ids[D100_LIVE], ids[D100_POST])
+
+
+# --- the demo's Magus fight, again (issue #22): a fresh copy of seed_demo's „Zasadzka w wąwozie”
+# (its six seats and its ravine map, laid by the GM's commands as the demo's is) per test, so a
+# test may play it while the demo's own encounter stays in its setup for anyone who opens it.
+
+
+def seed_magus_demo_copy(name: str) -> None:
+    """Run inside the server's `manage.py shell` (after `seed_demo`): a new encounter of the
+    demo's Magus campaign seated and mapped as its own; prints its id as JSON."""
+    from django.contrib.auth.models import User
+
+    from characters.management.commands.seed_demo import (
+        MAGUS_CAMPAIGN,
+        MAGUS_ENCOUNTER,
+        MAPS,
+        Command,
+    )
+    from characters.models import Campaign
+
+    master = User.objects.get(username="mistrz")
+    campaign = Campaign.objects.get(name=MAGUS_CAMPAIGN, gm=master)
+    seed = Command()
+    seated = list(campaign.characters.order_by("pk").values_list("pk", flat=True))
+    encounter = seed._table(campaign, master, name, seated)
+    seed._lay_map(encounter.pk, master, MAPS[MAGUS_ENCOUNTER])
+    print(json.dumps({"encounter": encounter.pk}))  # noqa: T201 - the fixture reads it
+
+
+@pytest.fixture
+def magus_demo_copy(live_url: str, server_tmp: Path, request: pytest.FixtureRequest) -> str:
+    """The table URL of a fresh copy of the demo's Magus encounter (a short name: a phone
+    shows it whole)."""
+    name = f"Wąwóz {request.node.name.split('_')[1]}"
+    code = (
+        f"from tests.browser.conftest import seed_magus_demo_copy; seed_magus_demo_copy({name!r})"
+    )
+    ids = _server_shell(server_tmp, code)
+    return f"{live_url}/encounters/{ids['encounter']}/"

@@ -475,13 +475,13 @@ def test_the_strain_of_a_declared_option_stays_hidden_until_the_reveal(
     expect(paid).to_be_checked()
     row = t.p2.page.locator("#table-order .combatant", has_text=BORYS)
     expect(row).to_contain_text("Wyczerpanie 0")
-    expect(row).to_contain_text("0/80")
+    expect(row).to_contain_text("Obrażenia 0")
 
     # The GM reveals now: the Strain and its damage are on Borys's seat for everyone.
     t.gm.press(t.gm.page.locator("#table-gm").get_by_role("button", name="Odkryj deklaracje"))
     t.same_line(re.compile(rf"^\s*Deklaracje: .*{BORYS}: atak \({TOPOR}\) → {ORK}; {AGGRESSIVE}"))
     expect(row).to_contain_text("Wyczerpanie 1")
-    expect(row).to_contain_text("1/80")
+    expect(row).to_contain_text("Obrażenia 1")
 
 
 # The demo's Magus campaign (characters/management/commands/seed_demo.py), looked at only:

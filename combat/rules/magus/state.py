@@ -75,6 +75,7 @@ class Combatant:
     stun: int = 0  # stun damage (Atak by ogłuszyć)
     wounds: int = 0
     conditions: Mapping[str, int] = field(default_factory=dict)  # key → rounds left (0: open)
+    bleeds_from: int = 0  # Krwotok from a hit: the first round at whose end it bleeds
     shield_broken: bool = False
     disarmed: bool = False
     damaged_items: tuple[str, ...] = ()  # Uszkodzenie broni, tarczy lub zbroi (the GM's story)

@@ -12,7 +12,9 @@ Panels (their templates come later; every key is documented here):
   high}] (the
   seed's sustained actions: Declare(action="sustained", preset=key, rounds=low..high; 0 =
   high), optional test_skill/test_dn/failure_stalls); in the act phase "attacks" [{key,
-  target, weapon, spell}] naming the "atak:<target>:<means>" actions, "charges" [{key,
+  target, weapon, spell, legal}] naming the "atak:<target>:<means>" actions ("legal" the
+  LegalAction: each legal or not against its own target), "attack_target" (the id the
+  attack form starts on: the declared target, else the first of another side), "charges" [{key,
   target, weapon, min_m, max_m}] naming the "szarza:<target>:<weapon>" actions of a rider
   (the command's charge_m is min_m, the mount's combat speed; any metres up to max_m are
   legal), "mount" ({id, name} of the actor's mount, or None), "target_items" ({target id:
@@ -105,6 +107,7 @@ from combat.rules.magus.engine.common import (
 )
 from combat.rules.magus.engine.space import field_of
 from combat.rules.magus.narrate import ACTION_LABELS, Part, declaration_parts
+from combat.rules.magus.sheet import STATS
 from combat.rules.magus.state import ACTION_KINDS, GM, Combatant, EncounterState
 from combat.rules.records import replace
 
@@ -191,8 +194,13 @@ def _prompt_deadline(state: EncounterState) -> float | None:
     return min((p.deadline for p in state.prompts), default=None)
 
 
+STAT_LABELS = dict(STATS)
+RATING, DEATH = "prog_przytomnosci", "prog_smierci"  # the sheet's Unconsciousness, Death Ratings
+
+
 def health(c: Combatant) -> HealthView:
-    """Current damage against the Death Rating; the level those who may not see numbers see."""
+    """Current damage (it counts up) against the Unconsciousness and Death Ratings, as the
+    sheet names them; the level those who may not see numbers see."""
     death = c.death_rating
     if c.dead:
         level, label = "martwy", gettext_noop("Martwy")
@@ -223,6 +231,11 @@ def health(c: Combatant) -> HealthView:
         out=c.out,
         dead=c.dead,
         status_label=status,
+        label=gettext_noop("Obrażenia"),
+        limits=(
+            Counter(RATING, STAT_LABELS[RATING], c.unconsciousness_rating),
+            Counter(DEATH, STAT_LABELS[DEATH], death),
+        ),
     )
 
 
@@ -356,8 +369,12 @@ def _act_actions(
             key = f"atak:{target['id']}:{weapon or spell}"
             attack = Attack(actor=me.id, target=target["id"], weapon=weapon, spell=spell)
             _offer(state, actions, commands, key, gettext_noop("Atak"), attack)
-            attacks.append({"key": key, "target": target, "weapon": weapon, "spell": spell})
+            legal_now = actions[-1]
+            attacks.append(
+                {"key": key, "target": target, "weapon": weapon, "spell": spell, "legal": legal_now}
+            )
     panel["attacks"] = attacks
+    panel["attack_target"] = _attack_target(state, me, panel["targets"])
     panel["target_items"] = _target_items(state, me, panel)
     panel["charges"] = _charges(state, me, panel, actions, commands)
     panel["mount"] = _pair(state, me.mount)
@@ -383,6 +400,17 @@ def _act_actions(
     for key, label, command in offers:
         _offer(state, actions, commands, key, label, command)
     _outside_turn(state, me, actions, commands)
+
+
+def _attack_target(state: EncounterState, me: Combatant, targets: list[dict[str, str]]) -> str:
+    """The target the attack form starts on: the one declared for this round, else the first
+    of another side (the form lists them first), else the first; "" with no target."""
+    ids = [t["id"] for t in targets]
+    declared = me.declaration.target if me.declaration else None
+    if declared in ids:
+        return str(declared)
+    others = [cid for cid in ids if state.get(cid).side != me.side]
+    return (others or ids or [""])[0]
 
 
 def _target_items(

@@ -155,6 +155,7 @@ class Field:
     options: list[tuple[str, bool]] = dataclasses.field(default_factory=list)
     text: str = ""
     labelled: bool = False  # inside a <label>, or named by aria-label
+    case: str | None = None  # inside a [data-case] group: shown when its switch names this
 
 
 @dataclass
@@ -163,7 +164,13 @@ class Form:
     fields: list[Field] = dataclasses.field(default_factory=list)
 
     def buttons(self) -> list[Field]:
-        return [f for f in self.fields if f.tag == "button"]
+        """The buttons shown: of the [data-case] groups only the one its data-switch select
+        names (static/js/table.js), as rendered."""
+        switch = next((f for f in self.fields if "data-switch" in f.attrs), None)
+        shown = None
+        if switch is not None and switch.options:
+            shown = next((v for v, sel in switch.options if sel), switch.options[0][0])
+        return [f for f in self.fields if f.tag == "button" and f.case in (None, shown)]
 
     def button(self, text: str) -> Field:
         found = [b for b in self.buttons() if b.text == text] or [
@@ -231,18 +238,22 @@ class _Forms(HTMLParser):
         self._form: Form | None = None
         self._open: Field | None = None
         self._labels = 0
+        self._case: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {k: v if v is not None else "" for k, v in attrs}
         if tag == "label":
             self._labels += 1
+        if "data-case" in found:
+            self._case = found["data-case"]
         if tag == "form" and "data-ws" in found:
             self._form = Form(found)
             self.forms.append(self._form)
         elif self._form is None:
             return
         elif tag in ("input", "select", "button", "textarea"):
-            field = Field(tag, found, labelled=self._labels > 0 or "aria-label" in found)
+            labelled = self._labels > 0 or "aria-label" in found
+            field = Field(tag, found, labelled=labelled, case=self._case)
             self._form.fields.append(field)
             self._open = field if tag != "input" else None
         elif tag == "option" and self._open is not None and self._open.tag == "select":
@@ -251,6 +262,8 @@ class _Forms(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "label":
             self._labels -= 1
+        if tag == "ul":  # a [data-case] group is a list (no list inside it)
+            self._case = None
         if tag == "form":
             self._form = None
         if self._open is not None and tag == self._open.tag:

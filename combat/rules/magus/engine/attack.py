@@ -263,6 +263,8 @@ def _defence(
     ]
     ground = target.declaration.ground if target.declaration else 0
     options = target.options
+    if opt.Z_TYLU in flags:  # Postawa obronna counts only against an attack it „widzi bądź wyczuje”
+        options = tuple(k for k in options if k != opt.POSTAWA)
     if facts.ground == ():  # no room on the map to give ground: no Oddawanie pola bonus
         options = tuple(k for k in options if k != opt.ODDAWANIE)
     parts += opt.defence_modifiers(options, settings, ground=ground, defence=defence)

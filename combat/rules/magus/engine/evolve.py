@@ -147,7 +147,11 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             )
         case ConditionAdded(target=target, condition=key, rounds=until):
             c = state.get(target)
-            return _edit(state, target, conditions={**c.conditions, key: until})
+            conditions = {**c.conditions, key: until}
+            if key == cond.KRWOTOK and not event.by_gm:
+                # „w każdej kolejnej rundzie”: blood loss from the round after the hit's
+                return _edit(state, target, conditions=conditions, bleeds_from=state.round + 1)
+            return _edit(state, target, conditions=conditions)
         case ConditionRemoved(target=target, condition=key):
             c = state.get(target)
             left = {k: v for k, v in c.conditions.items() if k != key}

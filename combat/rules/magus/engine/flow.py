@@ -94,7 +94,7 @@ def end_round(state: EncounterState, rng: RNG) -> list[Event]:
     for c in state.combatants.values():
         if c.dead:
             continue
-        if c.has(cond.KRWOTOK):
+        if c.has(cond.KRWOTOK) and state.round >= c.bleeds_from:  # not in the hit's round
             events.append(Bled(c.id, cond.KRWOTOK, settings.hemorrhage_damage))
         if c.has(cond.ODERWANA):
             roll = effect_test(rng, settings.severed_limb_step, settings)

@@ -15,6 +15,7 @@ from combat.rules.base import RuleViolation
 from combat.rules.magus import prompts
 from combat.rules.magus.commands import (
     AddCondition,
+    Advance,
     Answer,
     Attack,
     Declare,
@@ -25,6 +26,7 @@ from combat.rules.magus.commands import (
 )
 from combat.rules.magus.events import (
     AttackRolled,
+    Bled,
     CheckRolled,
     ConditionAdded,
     DamageRolled,
@@ -292,4 +294,30 @@ def test_oderwanie_konczyn_on_an_excellent_damage_result_bleeds_step_4_each_roun
     table.do(EndTurn(actor="ala"))
     events = table.do(EndTurn(actor="ork"), [4])  # step 4: d6
     bled = {e.cause: e.damage for e in events if e.type_key == "bled"}
-    assert bled == {"krwotok": 2, "oderwana_konczyna": 4}
+    # The limb bleeds „w każdej rundzie”, the hit's too; Krwotok from the next one on.
+    assert bled == {"oderwana_konczyna": 4}
+
+
+# Magus document, Krwotok: „Przy sukcesie Ogromnym (Excellent) w każdej kolejnej rundzie postać
+# otrzymuje 2 pkt obrażeń z tytułu utraty krwi.” Every FOLLOWING round: not the hit's own.
+def test_krwotok_bleeds_from_the_round_after_the_excellent_hit() -> None:
+    table = duel(ala={"weapons": [{"name": "Miecz", "damage": 10, "size": 3}]})
+    hit(table, [5, 3, 17, 2, 7])  # 19 dealt vs WT 8: +11, Excellent: Krwotok in round 1
+    hurt = table.c["ork"].damage
+    events = table.do(Advance())  # the end of round 1, the hit's own
+    assert not of(events, Bled) and table.c["ork"].damage == hurt
+    to_act(table)
+    events = table.do(Advance())  # the end of round 2: the first following round
+    assert of(events, Bled) == [Bled("ork", "krwotok", 2)]
+    assert table.c["ork"].damage == hurt + 2
+
+
+# Magus document, Postawa Obronna: „+3 do OF i OM wobec każdego ataku który widzi bądź
+# wyczuje”. An Atak z tyłu is one the defender neither sees nor senses: no +3 against it.
+def test_postawa_obronna_does_not_count_against_an_atak_z_tylu() -> None:
+    stance = Declare(actor="ork", options=("postawa_obronna",))
+    seen = of(hit(duel(ork_declares=stance), [3, 3]), AttackRolled)[0]
+    assert ("Postawa obronna", 3) in seen.dn_parts and seen.dn == 7 + 3
+    unseen = of(hit(duel(ork_declares=stance), [2, 2], blindside=True), AttackRolled)[0]
+    assert "Postawa obronna" not in [reason for reason, _ in unseen.dn_parts]
+    assert unseen.dn == 7 - 2  # OF 7 and Atak z tyłu's −2 only

@@ -182,7 +182,8 @@ def encounter_log(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("format") == "json":
         data = [
             {"seq": line.seq, "text": line.text, "kind": line.kind, "rolls": list(line.rolls),
-             "secret": line.secret, "undone": line.undone}
+             "secret": line.secret, "undone": line.undone,
+             **({"quotes": list(line.quotes)} if line.quotes else {})}
             for line in reversed(lines)
         ]  # fmt: skip
         response = JsonResponse({"encounter": found.name, "lines": data})

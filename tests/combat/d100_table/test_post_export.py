@@ -85,3 +85,15 @@ def test_the_tables_log_shows_each_post_on_its_own() -> None:
     quotes = re.findall(r'<blockquote class="log-post"[^>]*>(.*?)</blockquote>', log, re.S)
     assert len(quotes) == 2, log
     assert "Radosław" in quotes[0] and "Milena" in quotes[1]
+
+
+def test_the_log_download_keeps_each_post() -> None:
+    t = resolved_turn()
+    client = Client()
+    client.force_login(t.p2)
+    url = reverse("encounter-log", args=[t.pk])
+    lines = client.get(url, {"format": "json"}).json()["lines"]
+    (revealed,) = [line for line in lines if line["text"] == "Wpisy tury 1:"]
+    authors = [quote["author"] for quote in revealed["quotes"]]
+    assert authors == [HERO1, HERO2], revealed
+    assert revealed["quotes"][0]["text"] == RADEK_SAYS

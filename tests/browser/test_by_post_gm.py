@@ -11,13 +11,13 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from characters.management.commands.seed_demo import D100_CAMPAIGN, D100_POST
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import PHONE, sign_in
 from tests.browser.test_live_table import DESKTOP
 
 pytestmark = pytest.mark.browser
 
 RESOLVE = "Rozstrzygnij turę teraz"
-NPCS = ("Ghul 1", "Ghul 2", "Wampir")
+NPCS = ("Ghul 1", "Ghul 2", "Wampir 1")
 
 
 def open_post_table(page: Page, base: str) -> None:
@@ -62,3 +62,18 @@ def test_the_gms_by_post_page_puts_the_resolve_first_and_folds_the_npc_forms(
     expect(page.locator("#table-log")).to_contain_text("Mistrz Gry wpisuje za: Ghul 1")
     named = page.locator("strong").get_by_text("Ghul 1", exact=True)
     expect(page.locator("#table-gm .d100-posts li").filter(has=named)).to_contain_text("✓")
+
+
+def test_on_a_phone_the_resolve_control_is_in_the_gms_first_screen(
+    live_url: str, new_context: Callable[..., BrowserContext]
+) -> None:
+    page = new_context(**PHONE).new_page()
+    sign_in(page, live_url, "mistrz")
+    open_post_table(page, live_url)
+    resolve = page.locator("#table-gm").get_by_role("button", name=RESOLVE)
+    expect(resolve).to_be_visible()
+    box = resolve.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["viewport"]["height"], box
+    turn = page.locator("#table-turn").bounding_box()
+    assert turn is not None and box["y"] < turn["y"], (box, turn)
+    page.screenshot(path="build/screenshots/by-post-gm-phone.png", full_page=True)

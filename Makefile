@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --url http://$(HOST):$(PORT)/
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) eleora_site.asgi:application
 
 lint: $(STAMP)
@@ -63,7 +63,7 @@ test: test-deps lint types services
 screenshots: test-deps $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots FAST_PASSWORD_HASHER=1 $(VENV)/bin/pytest -m browser -p no:cacheprovider
 
-# The full benchmark (about 25 minutes; writes docs/performance.md and build/bench.json).
+# The full benchmark (about 80 minutes on a 2-core machine: docs/performance.md; writes docs/performance.md and build/bench.json).
 bench: $(STAMP) services test-deps
 	$(PY) -m scripts.bench
 

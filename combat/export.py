@@ -95,11 +95,22 @@ class Roll:
 
 
 @dataclass(frozen=True)
+class Quote:
+    """A post the line shows, for its own quoted paragraph: who wrote it, what it does, and
+    the player's text."""
+
+    author: str
+    action: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Line:
     text: str
     kind: str
     secret: bool
     rolls: tuple[Roll, ...]
+    quotes: tuple[Quote, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,6 +223,13 @@ def _rolls(line: fragments.Line, page: str) -> tuple[Roll, ...]:
     )
 
 
+def _quotes(line: fragments.Line) -> tuple[Quote, ...]:
+    return tuple(
+        Quote(str(q.get("author", "")), str(q.get("action", "")), str(q.get("text", "")))
+        for q in line.quotes
+    )
+
+
 def build(encounter: Encounter, viewer: Viewer, absolute: Callable[[str], str]) -> Export:
     """The export as `viewer` may see it (the GM's `Viewer` for the GM's version,
     `EVERY_PLAYER` for a GM's players' version); `absolute` makes a path a full URL."""
@@ -229,7 +247,7 @@ def build(encounter: Encounter, viewer: Viewer, absolute: Callable[[str], str]) 
         for index, line in zip(item.shown, reversed(item.lines), strict=True):
             turn = place.turns[index]
             rolls = _rolls(line, page)
-            shown = Line(line.text, line.kind, line.secret, rolls)
+            shown = Line(line.text, line.kind, line.secret, rolls, _quotes(line))
             if turns and turns[-1][0] == turn:
                 turns[-1][1].append(shown)
             else:

@@ -99,6 +99,7 @@ class Line:
     rolls: Sequence[Mapping[str, Any]]
     secret: bool
     undone: bool
+    quotes: Sequence[Mapping[str, str]] = ()  # the posts the line shows: author, action, text
 
 
 @dataclass
@@ -147,7 +148,8 @@ def _line(entry: LogEntry, line: Mapping[str, Any], first: int = 1) -> Line:
     text = engine_text(str(line.get("text", "")), line.get("params") or {}, "")
     rolls = [{**roll_texts(roll), "n": first + k} for k, roll in enumerate(line.get("rolls") or ())]
     kind, secret = line.get("kind", ""), bool(line.get("secret"))
-    return Line(entry.seq, text, kind, rolls, secret, entry.undone)
+    quotes = tuple(line.get("quotes") or ())
+    return Line(entry.seq, text, kind, rolls, secret, entry.undone, quotes)
 
 
 def roll_texts(roll: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from django.db.models import Q
 from characters.models import Character, CreatureTemplate
 
 PARTY, OPPONENTS = "druzyna", "przeciwnicy"
-_CREATURE_ID = re.compile(r"t(\d+)-\d+")  # as `creature_combatants` numbers them
+_CREATURE_ID = re.compile(r"t(\d+)-(\d+)")  # as `creature_combatants` numbers them
 
 
 FRESH_FOR = 10.0  # seconds a push may show the roster a page load or an earlier push read
@@ -102,6 +102,12 @@ class Lineup:
     party: list[int] = field(default_factory=list)  # character pks
     foes: list[int] = field(default_factory=list)
     creatures: dict[int, int] = field(default_factory=dict)  # creature pk -> how many
+
+
+def creature_number(combatant: str) -> int:
+    """A bestiary creature's number at its table ("Wilk 3": 3); 0 for any other seat."""
+    match = _CREATURE_ID.fullmatch(combatant)
+    return int(match.group(2)) if match else 0
 
 
 def lineup_of(seats: Iterable[tuple[str, str]]) -> Lineup:

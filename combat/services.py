@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +24,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
@@ -33,6 +34,7 @@ from combat.hub import group_of
 from combat.log import Step, effective, fold
 from combat.models import Encounter, EncounterEntry
 from combat.rules.base import (
+    LogLine,
     Ruleset,
     RuleViolation,
     autoplay_of,
@@ -40,6 +42,7 @@ from combat.rules.base import (
     fill,
     prompts_of,
 )
+from combat.rules.battlemap import MAX_PAINT, BattleMap, Look, Paint, Resize
 from combat.rules.dice import RNG
 from combat.rules.registry import get_ruleset
 from combat.snapshots import (
@@ -98,6 +101,65 @@ def create_encounter(*, campaign: Campaign, name: str, by: User) -> Encounter:
         gm_seed=gm_seed,
         gm_seed_hash=verify.commitment(gm_seed),
     )
+
+
+def copy_encounter(*, source: Encounter, by: User, name: str) -> Encounter:
+    """A new encounter in its setup, with fresh dice, whose log lays `source`'s battle map
+    (size, terrain, background, picture), seats its line-up (campaign characters and bestiary
+    creatures on their sides, hidden or not) and puts their tokens on the same fields: the
+    GM's own services, one entry each. Seats whose character or creature is gone from the
+    campaign, and seats of neither kind, are left out. All of it or nothing (one
+    transaction); `by` must be the campaign's GM (the view checks)."""
+    viewer = Viewer(user_id=by.pk, is_gm=True)
+    old = load_table(source.pk)
+    with transaction.atomic():
+        new = create_encounter(campaign=source.campaign, name=name, by=by)
+        seats = _copy_lineup(new, old.view.seats.values(), viewer)
+        maps = battle_maps_of(new.rules())
+        laid = maps.battle_map(old.state) if maps is not None else None
+        if laid is not None:
+            _copy_map(new.pk, laid, viewer)
+            for seat in old.view.seats.values():
+                if seat.position is not None and seat.id in seats:
+                    place_token(new.pk, viewer=viewer, seat=seats[seat.id], to=seat.position)
+    return new
+
+
+def _copy_lineup(new: Encounter, seats: Iterable[Any], viewer: Viewer) -> dict[str, str]:
+    """Each seat added to `new` as the GM adds it: the characters in their order, then the
+    creatures by their number (so Wilk 1 is Wilk 1 again). {old seat id: new seat id}."""
+    templates = set(
+        CreatureTemplate.objects.filter(ruleset=new.ruleset)
+        .filter(Q(campaign=None) | Q(campaign=new.campaign_id))
+        .values_list("pk", flat=True)
+    )
+    characters = set(new.campaign.characters.values_list("pk", flat=True))
+    copied: dict[str, str] = {}
+    for seat in sorted(seats, key=lambda s: roster.creature_number(s.id)):
+        lineup = roster.lineup_of([(seat.id, roster.PARTY)])
+        ids = [pk for pk in lineup.party if pk in characters]
+        creatures = {pk: n for pk, n in lineup.creatures.items() if pk in templates}
+        if not ids and not creatures:
+            continue
+        before = set(load_table(new.pk).view.seats)
+        add_combatants(new.pk, viewer=viewer, characters=ids, creatures=creatures,
+                       side=seat.side, hidden=seat.hidden)  # fmt: skip
+        (added,) = set(load_table(new.pk).view.seats) - before
+        copied[seat.id] = added
+    return copied
+
+
+def _copy_map(encounter_id: int, m: BattleMap, viewer: Viewer) -> None:
+    """Lay a map like `m` on a table without one: its size, its look, its painted fields."""
+    edit_map(encounter_id, viewer=viewer, edit=Resize(m.width, m.height))
+    if (m.background, m.image) != (Look().background, Look().image):
+        edit_map(encounter_id, viewer=viewer, edit=Look(m.background, m.image))
+    layers = {"wall": m.walls, "obstacle": m.obstacles, "difficult": m.difficult,
+              "dark1": m.dark1, "dark2": m.dark2, "dark3": m.dark3}  # fmt: skip
+    for tool, fields in layers.items():
+        for start in range(0, len(fields), MAX_PAINT):
+            paint = Paint(tool, tuple(fields[start : start + MAX_PAINT]))  # type: ignore[arg-type]
+            edit_map(encounter_id, viewer=viewer, edit=paint)
 
 
 def run_command(
@@ -696,9 +758,18 @@ def _fold_with_lines(
     for event in events:
         line = rules.describe(state, event)
         if line is not None:
-            lines.append(dataclasses.asdict(line))
+            lines.append(_line_record(line))
         state = rules.evolve(state, event)
     return state, lines
+
+
+def _line_record(line: LogLine) -> dict[str, Any]:
+    """A log line as the entry stores it; a line quoting no post stores no `quotes` (the
+    entries stay as small as before posts were quoted)."""
+    record = dataclasses.asdict(line)
+    if not record["quotes"]:
+        del record["quotes"]
+    return record
 
 
 def _evolve_all(rules: Ruleset, state: Any, events: list[Any]) -> Any:

@@ -7,6 +7,7 @@ from combat import views
 urlpatterns = [
     path("campaigns/<int:pk>/simulator/", views.simulator, name="simulator"),
     path("campaigns/<int:pk>/encounters/", views.encounter_list, name="encounter-list"),
+    path("campaigns/<int:pk>/encounters/copy/", views.encounter_copy, name="encounter-copy"),
     path("encounters/<int:pk>/", views.encounter, name="encounter"),
     path("encounters/<int:pk>/log/", views.encounter_log, name="encounter-log"),
     path("encounters/<int:pk>/rolls/", views.encounter_rolls, name="encounter_rolls"),

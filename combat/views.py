@@ -134,6 +134,22 @@ def encounter_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def encounter_copy(request: HttpRequest, pk: int) -> HttpResponse:
+    """The campaign's GM copies one of its encounters: the same map and line-up, in setup,
+    with fresh dice (404 for an encounter of any other campaign, nothing made)."""
+    campaign = get_gm_campaign(request.user, pk)
+    source = _encounter_of(campaign, request.POST.get("encounter", ""))
+    if source is None:
+        raise Http404("No such encounter in this campaign")
+    assert isinstance(request.user, User)
+    name = _("%(name)s (kopia)") % {"name": source.name}
+    copied = services.copy_encounter(source=source, by=request.user, name=name[:120])
+    messages.success(request, _("Skopiowano starcie: mapa i skład są gotowe do walki."))
+    return redirect(copied)
+
+
+@login_required
 def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     """The live table, rendered for this viewer; the socket keeps it current."""
     found, viewer = get_encounter_for(request.user, pk)
@@ -166,7 +182,8 @@ def encounter_log(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("format") == "json":
         data = [
             {"seq": line.seq, "text": line.text, "kind": line.kind, "rolls": list(line.rolls),
-             "secret": line.secret, "undone": line.undone}
+             "secret": line.secret, "undone": line.undone,
+             **({"quotes": list(line.quotes)} if line.quotes else {})}
             for line in reversed(lines)
         ]  # fmt: skip
         response = JsonResponse({"encounter": found.name, "lines": data})

@@ -293,6 +293,17 @@ class OddsView:
 
 
 @dataclass(frozen=True)
+class Quote:
+    """A player's post a log line quotes: its `author`, the `action` it declares (as the
+    rules tell it) and the `text` the player wrote. A forum export makes each its own quoted
+    paragraph, as a forum reader expects."""
+
+    author: str
+    action: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class LogLine:
     """One event told for the table's log, in a language-neutral shape.
 
@@ -300,7 +311,8 @@ class LogLine:
     `gettext(text) % params`, so `params` already hold display names and numbers. `kind` is a
     short category for styling ("turn", "attack", "roll", "damage", "condition", "gm", …).
     `actors` are the combatants the line mentions: a viewer who may not see one of them must
-    not see the line. `secret` lines are for the GM only."""
+    not see the line. `secret` lines are for the GM only. `quotes`: the posts the line shows
+    (a by-post turn's reveal), each told on its own below the text."""
 
     text: str
     params: Mapping[str, str | int]
@@ -308,6 +320,7 @@ class LogLine:
     actors: tuple[str, ...] = ()
     rolls: tuple[RollView, ...] = ()
     secret: bool = False
+    quotes: tuple[Quote, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,10 @@ def fill_declaration(
 ) -> Locator:
     """Fill `hero`'s declaration form (an attack when a weapon is named); returns the form."""
     form = declaration_form(seat, hero)
+    label = f"Deklaracja: {hero}"
+    folded = seat.page.locator(f'#table-turn details.together-seat:has(form[aria-label="{label}"])')
+    if folded.count():  # the GM's forms for the seats it acts for are folded away
+        seat.unfold(folded)
     expect(form).to_be_visible()
     if weapon:
         form.get_by_label("Rodzaj akcji").select_option(label="atak")

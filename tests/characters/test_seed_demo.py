@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import authenticate
@@ -72,3 +74,23 @@ def test_it_keeps_an_existing_users_password() -> None:
     User.objects.create_user("mistrz", password="moje-haslo-123")
     run()
     assert authenticate(username="mistrz", password="moje-haslo-123") is not None
+
+
+def test_it_prints_the_address_it_is_told_the_server_listens_on() -> None:
+    out = StringIO()
+    call_command("seed_demo", "--url", "http://127.0.0.1:8811/", stdout=out)
+    assert "Eleora: http://127.0.0.1:8811/" in out.getvalue()
+    assert "8000" not in out.getvalue()
+
+
+def test_make_run_serves_and_prints_the_host_and_port_it_is_given() -> None:
+    """`make run PORT=8811` (a dry run: the commands it would run) passes the address to
+    both the demo command that prints it and daphne."""
+    root = Path(__file__).resolve().parents[2]
+    dry = subprocess.run(
+        ["make", "-n", "-C", str(root), "run", "HOST=0.0.0.0", "PORT=8811", "VENV=/no-venv"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    lines = dry.stdout.splitlines()
+    assert any("seed_demo" in line and "http://0.0.0.0:8811/" in line for line in lines), lines
+    assert any("daphne -b 0.0.0.0 -p 8811" in line for line in lines), lines

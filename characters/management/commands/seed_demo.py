@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from characters import services
@@ -324,6 +324,11 @@ D100_HEROES: tuple[tuple[str | None, str, dict[str, Any], str], ...] = (
 class Command(BaseCommand):
     help = "Create the demo users and campaign (safe to run again)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--url", default=URL, help="the address the server listens on, to print (make run)"
+        )
+
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         users = {name: self._user(name) for name in ("mistrz", "gracz1", "gracz2")}
@@ -342,7 +347,7 @@ class Command(BaseCommand):
         self._encounter(campaign, users["mistrz"], ENCOUNTER)
         self._magus(users)
         self._d100(users)
-        self.stdout.write(f"Eleora: {URL}")
+        self.stdout.write(f"Eleora: {options.get('url') or URL}")
         for name in users:
             self.stdout.write(f"  login: {name:<8} hasło: {PASSWORD}")
 

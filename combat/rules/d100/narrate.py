@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from combat.rules import battlemap
-from combat.rules.base import LogLine, RollView, RuleViolation, fill, gettext_noop
+from combat.rules.base import LogLine, Quote, RollView, RuleViolation, fill, gettext_noop
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import crits
 from combat.rules.d100.check import LEVEL_LABELS, TestRoll
@@ -726,8 +726,9 @@ def _posted(state: EncounterState, post: Post) -> LogLine:
 
 
 def _revealed(state: EncounterState, e: PostsRevealed) -> LogLine:
-    """Every post of the turn, public; posts of hidden combatants stay out of it."""
-    parts = []
+    """Every post of the turn, public, each quoted on its own with its author; posts of
+    hidden combatants stay out of it."""
+    quotes = []
     for post in e.posts:
         c = state.combatants.get(post.actor)
         if c is None or c.hidden:
@@ -735,10 +736,11 @@ def _revealed(state: EncounterState, e: PostsRevealed) -> LogLine:
         target = state.combatants.get(post.action.target or "")
         if target is not None and target.hidden:
             post = replace(post, action=replace(post.action, target=None))
-        said = f" — „{post.text.strip()}”" if post.text.strip() else ""
-        parts.append(f"{c.name}: {post_text(state, post)}{said}")
-    text = gettext_noop("Wpisy tury %(n)s: %(all)s.")
-    return _line(text, "post", [], n=e.turn, all=" | ".join(parts) or "—")
+        quotes.append(Quote(c.name, post_text(state, post), post.text.strip()))
+    if not quotes:
+        return _line(gettext_noop("Wpisy tury %(n)s: —."), "post", [], n=e.turn)
+    line = _line(gettext_noop("Wpisy tury %(n)s:"), "post", [], n=e.turn)
+    return replace(line, quotes=tuple(quotes))
 
 
 def _post_skipped(names: Mapping[str, str], e: PostSkipped) -> LogLine:

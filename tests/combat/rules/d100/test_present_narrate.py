@@ -300,7 +300,11 @@ def test_posts_are_the_gms_secret_while_posts_are_hidden() -> None:
     )
 
 
-def test_posts_revealed_tell_every_post_but_the_hidden_ones() -> None:
+def quoted(event: Event, state: Any) -> list[tuple[str, str, str]]:
+    return [(q.author, q.action, q.text) for q in told(event, state).quotes]
+
+
+def test_posts_revealed_quote_every_post_on_its_own_but_the_hidden_ones() -> None:
     mine = Post("ala", Action("cast", spell=0, target="ork"), defence="")
     theirs = Post("ork", Action("full", note="ryczy"), defence="blok")
     hidden = table(
@@ -308,23 +312,25 @@ def test_posts_revealed_tell_every_post_but_the_hidden_ones() -> None:
         replace(ORK, hidden=True),
         stage="running",
     )
-    assert text(PostsRevealed(2, (mine, theirs)), hidden) == (
-        "Wpisy tury 2: Ala: czar Ogień; obrona: bez obrony."
-    )
+    assert text(PostsRevealed(2, (mine, theirs)), hidden) == "Wpisy tury 2:"
+    assert quoted(PostsRevealed(2, (mine, theirs)), hidden) == [
+        ("Ala", "czar Ogień; obrona: bez obrony", "")
+    ]
     shown = replace(hidden, combatants={**hidden.combatants, "ork": ORK})
-    assert text(PostsRevealed(2, (mine, theirs)), shown) == (
-        "Wpisy tury 2: Ala: czar Ogień → Ork; obrona: bez obrony |"
-        " Ork: akcja pełna: ryczy; obrona: Blok."
-    )
+    assert quoted(PostsRevealed(2, (mine, theirs)), shown) == [
+        ("Ala", "czar Ogień → Ork; obrona: bez obrony", ""),
+        ("Ork", "akcja pełna: ryczy; obrona: Blok", ""),
+    ]
     assert text(PostsRevealed(2, ())) == "Wpisy tury 2: —."
+    assert told(PostsRevealed(2, ()), STATE).quotes == ()
 
 
 def test_posts_revealed_carry_the_players_own_words() -> None:
     said = Post("ala", Action("rest"), defence="unik", text="  Oddycham głęboko.  ")
     shown = table(fighter("ala", "Ala", "a", "u1"), ORK, stage="running")
-    assert text(PostsRevealed(2, (said,)), shown) == (
-        "Wpisy tury 2: Ala: Odpoczynek; obrona: Unik — „Oddycham głęboko.”."
-    )
+    assert quoted(PostsRevealed(2, (said,)), shown) == [
+        ("Ala", "Odpoczynek; obrona: Unik", "Oddycham głęboko.")
+    ]
 
 
 @pytest.mark.parametrize(

@@ -236,3 +236,20 @@ def test_mounting_and_charging_refusals() -> None:
     moved = t.state.with_combatant(replace(t.c["kon"], moves=1))
     with pytest.raises(RuleViolation, match="już się ruszał"):
         plan(moved, Attack(actor="ala", target="ork", weapon="Kopia", charge_m=14))
+
+
+def test_a_fellow_players_character_is_no_mount() -> None:
+    """Issue 22, point 6a: „Dosiądź: <a fellow party member>” was offered on a Magus seat.
+    A mount is a creature the GM runs; a player's character is never ridden."""
+    t = Table(
+        fighter("ala", "a", "u1", weapons=[SWORD]),
+        fighter("ola", "a", "u2"),
+        fighter("kon", "a", attributes={"sila": 8, "ruch": 14}, weapons=[]),
+        fighter("ork", "b"),
+    )
+    seat = RULESET.seat_panel(t.state, "ala", frozenset({"ala", "ola", "kon", "ork"}))
+    assert {a.key for a in seat["actions"]} == {"dosiadz:kon"}
+    with pytest.raises(RuleViolation) as refused:
+        t.do(MountUp(actor="ala", mount="ola"))
+    assert refused.value.code == "dosiad_gracz"
+    assert refused.value.message == "Ola to postać gracza: nie można jej dosiąść."

@@ -381,6 +381,8 @@ def _act_actions(
         ("koniec_tury", gettext_noop("Koniec tury"), EndTurn(actor=me.id)),
     )
     for key, label, command in offers:
+        if isinstance(command, Delay) and me.started:
+            continue  # Opóźnienie only before the turn begins: no offer (nor refusal) after
         _offer(state, actions, commands, key, label, command)
     _outside_turn(state, me, actions, commands)
 

@@ -253,3 +253,18 @@ def test_a_fellow_players_character_is_no_mount() -> None:
         t.do(MountUp(actor="ala", mount="ola"))
     assert refused.value.code == "dosiad_gracz"
     assert refused.value.message == "Ola to postać gracza: nie można jej dosiąść."
+
+
+def test_once_the_turn_has_begun_no_delay_is_offered_nor_its_refusal_shown() -> None:
+    """Issue 22, point 6b: after the first step of a turn the panel kept a banner „Opóźnić
+    działanie można tylko zanim się zacznie turę.” (both Opóźnienie offers refused alike)."""
+    t = riders()
+    t.do(StartCombat())
+    to_act(t, initiative={"ala": 9, "kon": 3, "ork": 5})
+    seen = frozenset({"ala", "kon", "ork"})
+    before = {a.key for a in RULESET.turn_panel(t.state, "ala", seen)["actions"]}
+    assert {"opoznienie", "opoznienie_runda"} <= before
+    t.do(Move(actor="ala", metres=2))
+    actions = RULESET.turn_panel(t.state, "ala", seen)["actions"]
+    assert not {"opoznienie", "opoznienie_runda"} & {a.key for a in actions}
+    assert not any("Opóźnić" in a.reason for a in actions)

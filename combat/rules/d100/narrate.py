@@ -812,7 +812,11 @@ def _transformed(state: EncounterState, e: Transformed) -> LogLine:
 
 
 def _declared(state: EncounterState, e: AttackDeclared) -> LogLine:
+    """The attack declared; "time for the target's reaction" only where a player's prompt
+    waits (a GM-run target's policy answers at once, or the GM does at the table)."""
     names = _names(state)
+    target = state.combatants.get(e.target)
+    awaited = e.prompt is not None and target is not None and target.controller is not None
     params: dict[str, str | int] = {
         "attacker": names.get(e.attacker, e.attacker),
         "target": names.get(e.target, e.target),
@@ -820,7 +824,7 @@ def _declared(state: EncounterState, e: AttackDeclared) -> LogLine:
     }
     text = (
         gettext_noop("%(attacker)s atakuje: %(target)s (%(means)s) — czas na reakcję celu.")
-        if e.prompt is not None
+        if awaited
         else gettext_noop("%(attacker)s atakuje: %(target)s (%(means)s).")
     )
     return _with(text, "attack", [e.attacker, e.target], params)

@@ -369,8 +369,12 @@ def test_posts_revealed_carry_the_players_own_words() -> None:
             "Ala przemienia się: Wilkołak (Krzepa +20, Zwinność -5).",
         ),
         (
+            AttackDeclared("ork", "ala", "", prompt=Prompt("p1", "ala", "ork", 30.0)),
+            "Ork atakuje: Ala (Szabla) — czas na reakcję celu.",
+        ),
+        (  # an NPC's prompt: its policy (or the GM at the table) answers at once
             AttackDeclared("ala", "ork", "", prompt=Prompt("p1", "ork", "ala", 30.0)),
-            "Ala atakuje: Ork (Szabla) — czas na reakcję celu.",
+            "Ala atakuje: Ork (Szabla).",
         ),
         (Vanished("ork"), "Ork znika."),
         (TurnClosed(2), "Koniec tury bojowej 2."),

@@ -864,6 +864,13 @@ ATTACK_TEXTS: dict[tuple[str, bool], str] = {
         "%(attacker)s atakuje: %(target)s (%(means)s) — %(defence)s: atak uniknięty. "
         "Skutki: %(effects)s."
     ),
+    ("zablokowany", False): gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s) — %(defence)s: atak zablokowany."
+    ),
+    ("zablokowany", True): gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s) — %(defence)s: atak zablokowany. "
+        "Skutki: %(effects)s."
+    ),
     ("bez_obrazen", False): gettext_noop(
         "%(attacker)s trafia: %(target)s (%(means)s) — test obrażeń nieudany, bez obrażeń."
     ),
@@ -893,14 +900,14 @@ ATTACK_TEXTS: dict[tuple[str, bool], str] = {
 
 
 def attack_case(e: AttackResolved) -> str:
-    """Which way an attack went: "pech", "pudlo", "unikniety", "bez_obrazen", "negacja",
-    "obrazenia"."""
+    """Which way an attack went: "pech", "pudlo", "unikniety" (Unik), "zablokowany" (Blok),
+    "bez_obrazen", "negacja", "obrazenia"."""
     if e.hit.level == "crit_bad":
         return "pech"
     if not e.hit.success:
         return "pudlo"
     if e.avoided:
-        return "unikniety"
+        return "zablokowany" if e.defence == "blok" else "unikniety"
     if e.damage is None or not e.damage.success:
         return "bez_obrazen"
     return "negacja" if e.armour_negated else "obrazenia"

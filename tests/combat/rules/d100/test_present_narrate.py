@@ -246,6 +246,10 @@ def test_attack_outcomes_each_have_their_line() -> None:
     assert [r.sides for r in line.rolls] == [100, 2]
     dodged = replace(base, hit=HIT, defence="unik", defence_roll=LUCKY, avoided=True)
     assert text(dodged) == "Ala atakuje: Ork (Szabla) — Unik: atak uniknięty."
+    blocked = replace(dodged, defence="blok")  # issue 22, point 6e: not „Blok: atak uniknięty”
+    assert text(blocked) == "Ala atakuje: Ork (Szabla) — Blok: atak zablokowany."
+    with_effects = replace(blocked, expired=True)
+    assert text(with_effects).startswith("Ala atakuje: Ork (Szabla) — Blok: atak zablokowany. ")
     weak = replace(base, hit=HIT, damage=test_roll(90, label="Obrażenia"))
     assert text(weak).endswith("test obrażeń nieudany, bez obrażeń.")
     negated = replace(

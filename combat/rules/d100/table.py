@@ -149,7 +149,7 @@ def table_view(state: EncounterState) -> TableView:
     deadline = state.deadline if post else min((p.deadline for p in state.prompts), default=None)
     return TableView(
         stage=state.stage,
-        round=state.turn,
+        round=turns_played(state) if state.stage == "ended" else state.turn,
         label=_label(state),
         label_params={"n": state.turn},
         seats={cid: _seat(state, state.get(cid)) for cid in order_of(state)},
@@ -163,6 +163,16 @@ def table_view(state: EncounterState) -> TableView:
         pace=state.pace,
         remind_at=remind_at(state) if post else None,
     )
+
+
+def turns_played(state: EncounterState) -> int:
+    """The combat turns played: the current one only if anyone did something in it (the turn
+    opened after the last one resolved, then the fight ended, is not one played)."""
+    acted = state.posts or any(
+        c.done or c.full_used or c.free_used or c.resting or c.moved or c.attacked
+        for c in state.combatants.values()
+    )
+    return state.turn if acted else max(0, state.turn - 1)
 
 
 def _label(state: EncounterState) -> str:

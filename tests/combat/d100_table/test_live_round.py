@@ -244,6 +244,4 @@ def test_no_time_for_a_reaction_is_logged_where_none_is_awaited() -> None:
     t.run(t.p1, {"type": "end_turn", "actor": t.seat(HERO1)})
     t.run(t.p2, {"type": "end_turn", "actor": t.seat(HERO2)})
     t.run(t.gm, {"type": "attack", "actor": t.seat(WOLF), "target": t.seat(HERO2)})
-    assert "Szary wilk 1 atakuje: Milena (Kły) — czas na reakcję celu." in t.html(
-        t.p2, "table-log"
-    )
+    assert "Szary wilk 1 atakuje: Milena (Kły) — czas na reakcję celu." in t.html(t.p2, "table-log")

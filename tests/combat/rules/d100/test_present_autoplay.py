@@ -8,8 +8,8 @@ import random
 import pytest
 
 from combat.rules.base import fill
-from combat.rules.d100 import RULESET, autoplay, engine, prompts
 from combat.rules.battlemap import Resize
+from combat.rules.d100 import RULESET, autoplay, engine, prompts
 from combat.rules.d100.commands import (
     Attack,
     Cast,

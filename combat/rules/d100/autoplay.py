@@ -99,8 +99,8 @@ def approach(state: EncounterState, me: Combatant, now: float) -> Move | None:
     goal = target.position
     flat = space.flat(m)
     closed, no_stop = space.closed_fields(state, me), space.pass_fields(state, me)
-    fields = battlemap.reachable(flat, me.position, space.left(state, me), closed=closed,
-                                 no_stop=no_stop)  # fmt: skip
+    budget = space.left(state, me)
+    fields = battlemap.reachable(flat, me.position, budget, closed=closed, no_stop=no_stop)
     here = battlemap.distance(space.GEOMETRY, me.position, goal)
     ranked = sorted(
         (battlemap.distance(space.GEOMETRY, f, goal), cost, f) for f, cost in fields.items()

@@ -528,3 +528,5 @@ def test_the_demo_magus_encounter_waits_for_the_gm_with_everyone_seated(
         expect(seat.page.locator("#table-me")).to_contain_text(DEMO_HEROES[seat.user])
         expect(seat.page.locator("#table-turn")).to_contain_text("Walka jeszcze się nie zaczęła.")
         expect(seat.page.get_by_role("button", name="Rozpocznij walkę")).to_have_count(0)
+        # A fellow player's hero is no mount: no „Dosiądź: …” on a seat (issue 22, point 6a).
+        expect(seat.page.locator("#table")).not_to_contain_text("Dosiądź")

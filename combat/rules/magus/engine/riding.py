@@ -45,10 +45,10 @@ def mount_up(state: EncounterState, command: MountUp) -> list[Event]:
             gettext_noop("%(name)s już jest w siodle lub niesie jeźdźca."),
             name=rider.name,
         )
-    if steed.controller is not None:  # a mount is a creature the GM runs, never a player's
+    if not steed.sheet.is_mount:
         raise RuleViolation(
-            "dosiad_gracz",
-            gettext_noop("%(name)s to postać gracza: nie można jej dosiąść."),
+            "nie_wierzchowiec",
+            gettext_noop("%(name)s nie jest wierzchowcem: nie można go dosiąść."),
             name=steed.name,
         )
     if steed.rider is not None or steed.mount is not None or steed.out:

@@ -10,6 +10,7 @@ import hashlib
 import itertools
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -524,3 +525,26 @@ def test_the_initiative_the_server_rolls_is_listed_and_checks_out() -> None:
     assert html.count("Inicjatywa") >= 3
     assert f'id="e{rolled}-r1"' in html and f'id="e{joined}-r1"' in html
     assert html.count('class="verify-roll verify-ok"') == report.checked == len(report.rolls)
+
+
+def test_dice_the_rules_draw_but_no_line_shows_fail_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A die no log line shows could never be checked: the check says so (as the initiative
+    dice were, before issue 22's point 8)."""
+    from combat.rules.eleora import narrate
+    from combat.rules.eleora.events import InitiativeRolled
+
+    told = narrate.NARRATORS[InitiativeRolled]
+
+    def untold(state: Any, e: Any) -> Any:
+        return replace(told(state, e), rolls=())
+
+    monkeypatch.setitem(narrate.NARRATORS, InitiativeRolled, untold)
+    party = make_party()
+    run(party, {"type": "start_combat"})  # the engine rolls everyone's 2d6, told without them
+    run(party, {"type": "end_combat", "winner": "druzyna"})
+    report = verify.verify(fresh(party.encounter))
+    assert not report.ok
+    texts = [msgid % params for e in report.mismatches for msgid, params in e.problems]
+    assert texts == ["Kości rzucone przez reguły, których żaden rzut dziennika nie pokazuje: 6."]

@@ -78,6 +78,7 @@ class EntryDice:
         self._key = seed.encode("ascii")
         self.slot = slot
         self.counter = 0
+        self.rolled = 0  # dice given out (randint calls): each must be a face the log shows
 
     def draw(self) -> int:
         """The next 64-bit value of the entry's stream."""
@@ -95,6 +96,7 @@ class EntryDice:
         while True:
             x = self.draw()
             if x < limit:
+                self.rolled += 1
                 return a + x % span
 
 
@@ -333,6 +335,9 @@ class _Checker:
                 problems.append(_roll_problem(n, faces, logged, seed_gives))
         if len(expected) > len(shown):
             problems.append((_MORE, {"n": len(expected) - len(shown)}))
+        unshown = sum(d.rolled for d in dice.values()) - sum(map(len, expected))
+        if unshown > 0 and not problems:
+            problems.append((_UNSHOWN, {"n": unshown}))
         if differs:  # after the rolls: which roll differs tells more than which event
             k = next(
                 (i for i, (a, b) in enumerate(zip(recomputed, kept, strict=False)) if a != b),
@@ -369,6 +374,9 @@ _FORGED = gettext_noop("Ziarno nie zgadza się ze skrótem ogłoszonym na począ
 _REFUSED = gettext_noop("Reguły odmawiają rozstrzygnięcia wpisu na nowo: %(detail)s")
 _EVENT = gettext_noop("Zdarzenie %(n)s wpisu różni się od tego, które dają ziarno i reguły.")
 _MORE = gettext_noop("Ziarno i reguły dają o %(n)s rzutów więcej, niż pokazuje dziennik.")
+_UNSHOWN = gettext_noop(
+    "Kości rzucone przez reguły, których żaden rzut dziennika nie pokazuje: %(n)s."
+)
 _ROLL = gettext_noop("Rzut %(n)s: w dzienniku %(logged)s, z ziarna wychodzi %(expected)s.")
 _ROLL_EVENTS = gettext_noop(
     "Rzut %(n)s: zapisane zdarzenia mówią %(stored)s, dziennik %(logged)s, "

@@ -285,8 +285,9 @@ def dobrogost_attacks_the_bandit(t: Table) -> None:
         expect(row.locator(".odds-dmg")).to_have_text(damage_text(odds.expected_damage))
     p1.press(form.get_by_role("button", name="Atakuj"))
 
-    # The bandit (GM-run, "najlepsza obrona") answers with Blok at once: the attack rolls.
-    t.same_line(f"{DOBROGOST} atakuje: {ZBOJ} (Szabla) — czas na reakcję celu.")
+    # The bandit (GM-run, "najlepsza obrona") answers with Blok at once: the attack rolls, and
+    # the log claims no time for a reaction nobody waits for (issue 22, point 6d).
+    t.same_line(f"{DOBROGOST} atakuje: {ZBOJ} (Szabla).")
     result = t.same_line(re.compile(rf"^\s*{DOBROGOST} trafia: {ZBOJ} \(Szabla\) — \d+ obrażeń"))
     assert_rolls(result, ("Trafienie", 70), ("Blok", 55), ("Obrażenia", 80), ("Odporność", 50))
     expect(t.gm.page.locator("#table-prompts .prompt")).to_have_count(0)

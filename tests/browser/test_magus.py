@@ -335,6 +335,7 @@ def test_a_gm_and_two_players_play_a_magus_round(magus_server: MagusServer, tabl
             end_turn(t, t.p1, BORYS, ended[BORYS])
         else:
             assert current == WIESNA, current
+            wiesna_moves(t)
             ended[WIESNA] += 1
             end_turn(t, t.p2, WIESNA, ended[WIESNA])
     assert ended == {BORYS: 1, WIESNA: 1, ORK: 1}
@@ -382,10 +383,27 @@ def orc_attacks_wiesna(t: Table) -> None:
     t.settle()
 
 
+def wiesna_moves(t: Table) -> None:
+    """Her declared move, on the phone; her turn has begun: no Opóźnienie is offered any more,
+    nor its refusal left as a banner over her panel (issue 22, point 6b)."""
+    p2 = t.p2
+    move = p2.unfold(p2.page.locator("#table-turn details[id^='act-ruch-']"))
+    move.get_by_label(re.compile(r"^Metry")).fill("2")
+    p2.press(move.get_by_role("button", name="Idź"))
+    t.same_line(f"{WIESNA} przemieszcza się o 2 m.")
+    expect(p2.page.locator("#table-turn")).to_contain_text("Koniec tury")
+    expect(p2.page.locator("#table-turn")).not_to_contain_text("Opóźnić działanie")
+
+
 def borys_attacks_the_orc(t: Table) -> None:
     p1 = t.p1
     attack = p1.unfold(p1.page.locator("#table-turn li.action-atak details"))
     attack.get_by_label(re.compile(r"^Cel")).select_option(label=ORK)
+    # The odds name their reasons in words: no raw "Pominięty ogon: ≤ 5e-17" (issue 22, 6c).
+    p1.press(attack.get_by_role("button", name=f"Pokaż szanse: {TOPOR}"))
+    preview = attack.locator("#odds-preview")
+    expect(preview).to_contain_text("przeciw trudności")
+    expect(preview).not_to_contain_text(re.compile(r"ogon|\de-\d"))
     p1.press(attack.get_by_role("button", name=f"Atakuj: {TOPOR}"))
     t.same_line(f"{BORYS} atakuje: {ORK} ({TOPOR})")
     for seat in t.seats:  # the declared Agresywny atak counts in the roll's breakdown
@@ -514,3 +532,5 @@ def test_the_demo_magus_encounter_waits_for_the_gm_with_everyone_seated(
         expect(seat.page.locator("#table-me")).to_contain_text(DEMO_HEROES[seat.user])
         expect(seat.page.locator("#table-turn")).to_contain_text("Walka jeszcze się nie zaczęła.")
         expect(seat.page.get_by_role("button", name="Rozpocznij walkę")).to_have_count(0)
+        # A fellow player's hero is no mount: no „Dosiądź: …” on a seat (issue 22, point 6a).
+        expect(seat.page.locator("#table")).not_to_contain_text("Dosiądź")

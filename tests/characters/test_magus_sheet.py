@@ -209,7 +209,7 @@ def test_the_validator_reports_every_problem_with_its_path(campaign: Campaign) -
         "weapons[0].magic: musi być true albo false",
         "shields[0].destruction: musi być ≤ 99",
         "spells[0].defence: musi być jednym z: obrona_magiczna, obrona_fizyczna, obrona_spoleczna",
-        "items[0].kind: musi być jednym z: other, brosza_ostrzezenia, eliksir_zdrowienia",
+        "items[0].kind: musi być jednym z: other, brosza_ostrzezenia, eliksir_zdrowienia, siodlo",
     ]
 
 

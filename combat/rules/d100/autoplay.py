@@ -2,8 +2,10 @@
 
 Live, in its turn: attack the weakest enemy it sees (the fewest PŻ) with its best attack (the
 weapon, pair, claws or damage spell with the highest expected damage against that enemy's
-best reaction, exact odds), then end the turn; with nothing to attack, end the turn. By post:
-its post of the turn, the same attack and the "best" defence. A step is checked with
+best reaction, exact odds), then end the turn; on a laid map where close combat needs an
+adjacent target, the weakest enemy it can reach, else it walks towards the weakest one first;
+with nothing to attack, end the turn. By post: the same walk, then its post of the turn, the
+same attack and the "best" defence. A step is checked with
 `engine.refusal`, so the table is never asked to run a command the rules refuse; it is None
 when the combatant has nothing to do now (not its turn, a prompt open, already posted) and
 always for a player's character.
@@ -11,9 +13,11 @@ always for a player's character.
 
 from __future__ import annotations
 
+from combat.rules import battlemap
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.d100 import engine
-from combat.rules.d100.commands import Attack, Cast, Command, EndTurn, Post
+from combat.rules.d100.commands import Attack, Cast, Command, EndTurn, Move, Post
+from combat.rules.d100.engine import space
 from combat.rules.d100.engine.attack import plan
 from combat.rules.d100.engine.posts import may_post
 from combat.rules.d100.prompts import plan_odds
@@ -39,7 +43,7 @@ def next_command(state: EncounterState, actor_id: str, policy: str, now: float) 
     if state.current != me.id:
         return None
     if not me.full_used and policy == "atakuj":
-        attack = best_attack(state, me, now)
+        attack = best_attack(state, me, now) or approach(state, me, now)
         if attack is not None:
             return attack
     return EndTurn(actor=me.id, now=now)
@@ -50,6 +54,10 @@ def _post(state: EncounterState, me: Combatant, policy: str, now: float) -> Comm
         return None
     action = Action("none")
     attack = best_attack(state, me, now) if policy == "atakuj" else None
+    if attack is None and policy == "atakuj":
+        walk = approach(state, me, now)
+        if walk is not None:
+            return walk
     if isinstance(attack, Attack):
         action = Action("attack", target=attack.target, choice=attack.choice)
     elif isinstance(attack, Cast):
@@ -58,20 +66,59 @@ def _post(state: EncounterState, me: Combatant, policy: str, now: float) -> Comm
     return post if engine.refusal(state, post) is None else None
 
 
+def by_weakness(state: EncounterState, me: Combatant) -> list[Combatant]:
+    """The enemies, the fewest PŻ first (then the lowest share, then turn order)."""
+    found = enemies(state, me, frozenset(state.combatants))
+    return sorted(found, key=lambda c: (c.pz, c.pz / max(1, c.max_pz)))
+
+
 def weakest(state: EncounterState, me: Combatant) -> Combatant | None:
     """The enemy with the fewest PŻ (then the lowest share, then turn order)."""
-    found = enemies(state, me, frozenset(state.combatants))
-    if not found:
-        return None
-    return min(found, key=lambda c: (c.pz, c.pz / max(1, c.max_pz)))
+    found = by_weakness(state, me)
+    return found[0] if found else None
 
 
 def best_attack(state: EncounterState, me: Combatant, now: float) -> Command | None:
-    """Its attack (or damage spell) with the highest expected damage on the weakest enemy,
-    against that enemy's best reaction; None when it has none the rules allow."""
-    target = weakest(state, me)
-    if target is None:
+    """Its best attack on the weakest enemy it can attack now (out of reach on the map: the
+    next weakest); None when the rules allow it none."""
+    for target in by_weakness(state, me):
+        attack = _best_attack_on(state, me, target, now)
+        if attack is not None:
+            return attack
+    return None
+
+
+def approach(state: EncounterState, me: Combatant, now: float) -> Move | None:
+    """A walk (Ruch, a free action) towards the weakest enemy on the map: onto a field next to
+    it if one is in this turn's reach, else the reachable field nearest to it; None without a
+    map or a token, or when no field gets it closer."""
+    m = state.battlemap
+    target = next((t for t in by_weakness(state, me) if t.position is not None), None)
+    if m is None or me.position is None or target is None or target.position is None:
         return None
+    goal = target.position
+    flat = space.flat(m)
+    closed, no_stop = space.closed_fields(state, me), space.pass_fields(state, me)
+    budget = space.left(state, me)
+    fields = battlemap.reachable(flat, me.position, budget, closed=closed, no_stop=no_stop)
+    here = battlemap.distance(space.GEOMETRY, me.position, goal)
+    ranked = sorted(
+        (battlemap.distance(space.GEOMETRY, f, goal), cost, f) for f, cost in fields.items()
+    )
+    if not ranked or ranked[0][0] >= here:
+        return None
+    found = battlemap.route(flat, me.position, ranked[0][2], closed=closed, no_stop=no_stop)
+    if found is None:  # pragma: no cover - a reachable field has a route
+        return None
+    walk = Move(actor=me.id, path=found.path, now=now)
+    return walk if engine.refusal(state, walk) is None else None
+
+
+def _best_attack_on(
+    state: EncounterState, me: Combatant, target: Combatant, now: float
+) -> Command | None:
+    """Its attack (or damage spell) with the highest expected damage on `target`, against
+    that enemy's best reaction; None when it has none the rules allow."""
     candidates: list[tuple[float, int, Command]] = []
     options: list[tuple[str, int, Command]] = [
         (c["key"], -1, Attack(actor=me.id, target=target.id, choice=c["key"], now=now))

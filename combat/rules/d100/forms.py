@@ -347,6 +347,14 @@ TABLE = SettingsGroup(
                 "Zasady nie podają odległości „krótkiego ruchu”: domyślnie 6 m na turę bojową."
             ),
         ),
+        S(
+            "melee_needs_adjacent",
+            gettext_noop("Mapa: walka wręcz tylko z sąsiedniego pola"),
+            gettext_noop(
+                "Zasady nie mają zasięgu; na rozłożonej mapie atak bronią białą, pazurami lub "
+                "pięściami sięga tylko celu na sąsiednim polu. Dystans i czary bez zmian."
+            ),
+        ),
         S("post_turn_hours", gettext_noop("Posty: czas na turę (godz.)")),
         S(
             "post_reminder_hours",

@@ -814,7 +814,11 @@ def _transformed(state: EncounterState, e: Transformed) -> LogLine:
 
 
 def _declared(state: EncounterState, e: AttackDeclared) -> LogLine:
+    """The attack declared; "time for the target's reaction" only where a player's prompt
+    waits (a GM-run target's policy answers at once, or the GM does at the table)."""
     names = _names(state)
+    target = state.combatants.get(e.target)
+    awaited = e.prompt is not None and target is not None and target.controller is not None
     params: dict[str, str | int] = {
         "attacker": names.get(e.attacker, e.attacker),
         "target": names.get(e.target, e.target),
@@ -822,7 +826,7 @@ def _declared(state: EncounterState, e: AttackDeclared) -> LogLine:
     }
     text = (
         gettext_noop("%(attacker)s atakuje: %(target)s (%(means)s) — czas na reakcję celu.")
-        if e.prompt is not None
+        if awaited
         else gettext_noop("%(attacker)s atakuje: %(target)s (%(means)s).")
     )
     return _with(text, "attack", [e.attacker, e.target], params)
@@ -862,6 +866,13 @@ ATTACK_TEXTS: dict[tuple[str, bool], str] = {
         "%(attacker)s atakuje: %(target)s (%(means)s) — %(defence)s: atak uniknięty. "
         "Skutki: %(effects)s."
     ),
+    ("zablokowany", False): gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s) — %(defence)s: atak zablokowany."
+    ),
+    ("zablokowany", True): gettext_noop(
+        "%(attacker)s atakuje: %(target)s (%(means)s) — %(defence)s: atak zablokowany. "
+        "Skutki: %(effects)s."
+    ),
     ("bez_obrazen", False): gettext_noop(
         "%(attacker)s trafia: %(target)s (%(means)s) — test obrażeń nieudany, bez obrażeń."
     ),
@@ -891,14 +902,14 @@ ATTACK_TEXTS: dict[tuple[str, bool], str] = {
 
 
 def attack_case(e: AttackResolved) -> str:
-    """Which way an attack went: "pech", "pudlo", "unikniety", "bez_obrazen", "negacja",
-    "obrazenia"."""
+    """Which way an attack went: "pech", "pudlo", "unikniety" (Unik), "zablokowany" (Blok),
+    "bez_obrazen", "negacja", "obrazenia"."""
     if e.hit.level == "crit_bad":
         return "pech"
     if not e.hit.success:
         return "pudlo"
     if e.avoided:
-        return "unikniety"
+        return "zablokowany" if e.defence == "blok" else "unikniety"
     if e.damage is None or not e.damage.success:
         return "bez_obrazen"
     return "negacja" if e.armour_negated else "obrazenia"

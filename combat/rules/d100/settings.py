@@ -229,6 +229,9 @@ class D100Settings:
     # §3: moving is a free action, a "short move" in a combat turn of about a dozen seconds;
     # the seed gives no distance. DEFAULT: 6 fields of 1 m per combat turn on the battle map.
     move_fields: int = 6
+    # No reach rule either; DEFAULT: on a laid map close combat (melee, claws, fists) needs an
+    # adjacent target, as every table expects (issue 22). Ranged attacks and spells reach on.
+    melee_needs_adjacent: bool = True
     # §5 falls, §8 #15, #20.
     fall_table: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_FALL_TABLE))
     fall_ground: dict[str, int] = field(

@@ -91,7 +91,13 @@ from combat.rules.d100.commands import (
     StartCombat,
     Transform,
 )
-from combat.rules.d100.engine.attack import defence_spec, reactions, require_hands
+from combat.rules.d100.engine.attack import (
+    CLOSE_COMBAT,
+    defence_spec,
+    reach_refusal,
+    reactions,
+    require_hands,
+)
 from combat.rules.d100.engine.common import agility, ignored_injuries, initiative_order, spec
 from combat.rules.d100.engine.posts import MAX_TEXT, posting, waiting
 from combat.rules.d100.equipment import (
@@ -143,7 +149,7 @@ def table_view(state: EncounterState) -> TableView:
     deadline = state.deadline if post else min((p.deadline for p in state.prompts), default=None)
     return TableView(
         stage=state.stage,
-        round=state.turn,
+        round=turns_played(state) if state.stage == "ended" else state.turn,
         label=_label(state),
         label_params={"n": state.turn},
         seats={cid: _seat(state, state.get(cid)) for cid in order_of(state)},
@@ -157,6 +163,16 @@ def table_view(state: EncounterState) -> TableView:
         pace=state.pace,
         remind_at=remind_at(state) if post else None,
     )
+
+
+def turns_played(state: EncounterState) -> int:
+    """The combat turns played: the current one only if anyone did something in it (the turn
+    opened after the last one resolved, then the fight ended, is not one played)."""
+    acted = state.posts or any(
+        c.done or c.full_used or c.free_used or c.resting or c.moved or c.attacked
+        for c in state.combatants.values()
+    )
+    return state.turn if acted else max(0, state.turn - 1)
 
 
 def _label(state: EncounterState) -> str:
@@ -416,6 +432,7 @@ def attack_choices(state: EncounterState, c: Combatant) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {
             "key": key, "label": profile.label, "hit": hit, "damage": damage, "available": True,
             "reason": "", "reason_template": "", "reason_params": {},
+            "close": profile.style in CLOSE_COMBAT,
         }  # fmt: skip
         try:
             require_hands(state, c, profile)
@@ -481,12 +498,14 @@ def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) ->
         "turn": state.turn,
         "actor": _pair(me),
         "targets": [_pair(t) for t in targets(state, me, visible)],
-        "enemies": [_pair(t) for t in enemies(state, me, visible)],
+        "enemies": [_reach(state, me, t) for t in enemies(state, me, visible)],
         "choices": attack_choices(state, me),
         "spells": spell_choices(state, me, visible),
         "defences": defences(state, me),
         "castable": False,
     }
+    # A weapon that reaches past the next field (thrown, ranged): far enemies stay targets.
+    panel["reaches_far"] = any(c["available"] and not c["close"] for c in panel["choices"])
     if state.stage == "running" and state.pace == "live":
         _live_offers(state, me, panel, offers)
     elif state.stage == "running":
@@ -494,17 +513,21 @@ def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) ->
     return offers.panel(**panel)
 
 
+def _reach(state: EncounterState, me: Combatant, target: Combatant) -> dict[str, Any]:
+    """An enemy as the attack form lists it; beyond close-combat reach on the map, with the
+    reason (`reach_template`/`reach_params`) its close-combat choices are refused for."""
+    pair: dict[str, Any] = _pair(target)
+    refused = reach_refusal(state, me, target)
+    if refused is not None:
+        pair.update(reach_template=refused.template, reach_params=refused.params)
+    return pair
+
+
 def _live_offers(
     state: EncounterState, me: Combatant, panel: dict[str, Any], offers: Offers
 ) -> None:
     """The live turn's full actions, free actions and its end (each probed)."""
-    first = panel["enemies"][0]["id"] if panel["enemies"] else None
-    attack = Attack(actor=me.id, target=first or "")
-    if first is None:
-        refused = RuleViolation("brak_celu", gettext_noop("Nie ma kogo zaatakować."))
-        offers.refuse("atak", gettext_noop("Atak"), refused, attack)
-    else:
-        offers.offer("atak", gettext_noop("Atak"), attack)
+    _attack_offer(state, me, panel, offers)
     if me.spells:
         casts = [
             Cast(
@@ -534,6 +557,31 @@ def _live_offers(
         choice = "unarmed" if kind == "change_weapon" else ""
         offers.offer(key, label, FreeAction(actor=me.id, kind=kind, choice=choice))
     offers.offer("koniec_tury", gettext_noop("Zakończ turę"), EndTurn(actor=me.id))
+
+
+def _attack_offer(
+    state: EncounterState, me: Combatant, panel: dict[str, Any], offers: Offers
+) -> None:
+    """Atak on the first enemy and means the rules take now (a far enemy's close-combat
+    attack is refused, a nearer one's or a bow's may not be); refused with the first
+    enemy's reason when none is taken."""
+    pairs = [
+        Attack(actor=me.id, target=t["id"], choice=c["key"])
+        for t in panel["enemies"]
+        for c in panel["choices"]
+        if c["available"]
+    ]
+    if not pairs:
+        first = panel["enemies"][0]["id"] if panel["enemies"] else ""
+        pairs = [Attack(actor=me.id, target=first)]
+    taken = next((a for a in pairs if engine.refusal(state, a) is None), None)
+    if taken is not None:
+        offers.offer("atak", gettext_noop("Atak"), taken)
+    elif not panel["enemies"]:
+        refused = RuleViolation("brak_celu", gettext_noop("Nie ma kogo zaatakować."))
+        offers.refuse("atak", gettext_noop("Atak"), refused, pairs[0])
+    else:
+        offers.offer("atak", gettext_noop("Atak"), pairs[0])
 
 
 UNSEEN = "?"  # a posted action's target its viewer may not see (the GM's post at a hidden one)
@@ -586,12 +634,17 @@ def action_options(
     attack = gettext_noop("atak → %(target)s: %(means)s (Trafienie %(hit)s, Obrażenia %(damage)s)")
     for target in panel["enemies"]:
         for choice in panel["choices"]:
-            if choice["available"]:
-                action = Action("attack", target=target["id"], choice=choice["key"])
-                add(
-                    action, "attack", attack, target=target["name"], means=choice["label"],
-                    hit=choice["hit"], damage=choice["damage"],
-                )  # fmt: skip
+            if not choice["available"]:
+                continue
+            action = Action("attack", target=target["id"], choice=choice["key"])
+            if choice["close"] and target.get("reach_template"):
+                add(action, "attack", _FAR, means=choice["label"], **target["reach_params"])
+                options[-1]["disabled"] = True
+                continue
+            add(
+                action, "attack", attack, target=target["name"], means=choice["label"],
+                hit=choice["hit"], damage=choice["damage"],
+            )  # fmt: skip
     at = gettext_noop("czar %(spell)s → %(target)s (Trafienie %(hit)s, drugi rzut %(damage)s)")
     plain = gettext_noop("czar %(spell)s (Trafienie %(hit)s, drugi rzut %(damage)s)")
     for spell in panel["spells"]:
@@ -606,6 +659,9 @@ def action_options(
     for option in options:
         option["selected"] = option["value"] == current
     return options
+
+
+_FAR = gettext_noop("atak: %(means)s — %(name)s jest poza zasięgiem walki wręcz: %(n)s m.")
 
 
 def defence_options(

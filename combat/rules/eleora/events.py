@@ -51,6 +51,19 @@ class InitiativeRolled(Event):
     type_key: ClassVar[str] = "initiative_rolled"
     combatant: str
     faces: tuple[int, int]
+    supplied: bool = False  # the player's own 2d6, typed in: not the server's dice
+
+
+@_register
+@dataclass(frozen=True, kw_only=True)
+class InitiativeTieBroken(Event):
+    """One round of extra d6 among characters still tied for Inicjatywa (`faces[i]` is
+    `contenders[i]`'s); told in the log so the server's dice are checkable, the order itself
+    comes from `CombatStarted.initiative`."""
+
+    type_key: ClassVar[str] = "initiative_tie_broken"
+    contenders: tuple[str, ...]
+    faces: tuple[int, ...]
 
 
 @_register
@@ -446,6 +459,7 @@ class EnvironmentChanged(Event):
 class CombatantJoined(Event):
     type_key: ClassVar[str] = "combatant_joined"
     combatant: Combatant
+    supplied: bool = False  # its Inicjatywa 2d6 typed in by the player, not the server's dice
 
 
 @_register

@@ -45,6 +45,7 @@ from combat.rules.eleora.events import (
     HealthChanged,
     InitiativeChanged,
     InitiativeRolled,
+    InitiativeTieBroken,
     ItemMoved,
     ItemUsed,
     MaimingRolled,
@@ -172,20 +173,51 @@ def _condition(key: str) -> str:
 
 
 def _initiative_rolled(state: EncounterState, e: InitiativeRolled) -> LogLine:
+    """The 2d6 + Intuicja; the server's dice as a roll (checkable), a player's typed-in ones not."""
     c = state.get(e.combatant)
     intuicja = c.sheet.attribute("intuicja")
+    total = sum(e.faces) + intuicja
+    rolls = () if e.supplied else (_initiative_roll(e.faces, intuicja, total),)
     return _line(
         gettext_noop(
             "%(name)s: Inicjatywa %(first)s + %(second)s + Intuicja %(intuicja)s = %(total)s."
         ),
         "setup",
         [c.id],
+        rolls=rolls,
         name=c.name,
         first=e.faces[0],
         second=e.faces[1],
         intuicja=intuicja,
-        total=sum(e.faces) + intuicja,
+        total=total,
     )
+
+
+def _initiative_roll(faces: tuple[int, int], intuicja: int, total: int) -> RollView:
+    return RollView(
+        label=gettext_noop("Inicjatywa"),
+        dice=faces,
+        result=total,
+        modifiers=((gettext_noop("Intuicja"), intuicja),),
+        summary=gettext_noop("wynik %(n)s"),
+    )
+
+
+def _initiative_tie_broken(state: EncounterState, e: InitiativeTieBroken) -> LogLine:
+    """A tie-break's extra d6, one roll per tied character (each line names only them)."""
+    names = [_name(state, cid) for cid in e.contenders]
+    rolls = [
+        RollView(
+            label=gettext_noop("Dogrywka inicjatywy"),
+            dice=(face,),
+            result=face,
+            summary=gettext_noop("%(name)s: %(n)s"),
+            summary_params={"name": name},
+        )
+        for name, face in zip(names, e.faces, strict=True)
+    ]
+    text = gettext_noop("Remis w Inicjatywie: %(names)s rzucają dodatkową k6.")
+    return _line(text, "setup", e.contenders, rolls=rolls, names=", ".join(names))
 
 
 def _combat_started(state: EncounterState, e: CombatStarted) -> LogLine:
@@ -637,7 +669,13 @@ def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
             "Okaleczenie i Śmierć: %(name)s — kości %(location_die)s i %(effect_die)s "
             "(efekt %(final)s): %(location)s, %(effect)s."
         )
-    return _with(text, "damage", [e.combatant], params)
+    roll = RollView(
+        label=gettext_noop("Okaleczenie i Śmierć"),
+        dice=(r.location_die, r.effect_die),
+        result=r.final_effect,
+        summary=gettext_noop("efekt %(n)s"),
+    )
+    return _with(text, "damage", [e.combatant], params, rolls=[roll])
 
 
 def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
@@ -928,10 +966,19 @@ def _map_edited(state: EncounterState, e: MapEdited) -> LogLine | None:
 def _combatant_joined(state: EncounterState, e: CombatantJoined) -> LogLine:
     c = e.combatant  # not in the state yet: its data comes with the event
     if c.initiative is not None:
+        faces = c.initiative_roll
+        intuicja = c.sheet.attribute("intuicja")
+        server_rolled = len(faces) == 2 and not e.supplied
+        rolls = (
+            (_initiative_roll((faces[0], faces[1]), intuicja, c.initiative),)
+            if server_rolled
+            else ()
+        )
         return _line(
             gettext_noop("Do walki dołącza: %(name)s (Inicjatywa %(initiative)s)."),
             "setup",
             [c.id],
+            rolls=rolls,
             name=c.name,
             initiative=c.initiative,
         )
@@ -940,6 +987,7 @@ def _combatant_joined(state: EncounterState, e: CombatantJoined) -> LogLine:
 
 NARRATORS: dict[type[Event], Narrator] = {
     InitiativeRolled: _initiative_rolled,
+    InitiativeTieBroken: _initiative_tie_broken,
     CombatStarted: _combat_started,
     RoundStarted: _round_started,
     TurnStarted: _turn_started,

@@ -16,7 +16,7 @@ from typing import Any
 
 from combat.rules.base import gettext_noop
 from combat.rules.magus.derived import settings_of
-from combat.rules.magus.sheet import BROOCH, HEALING_ELIXIR
+from combat.rules.magus.sheet import BROOCH, HEALING_ELIXIR, SADDLE
 from combat.rules.schema import ItemField, Setting, SettingsGroup, SheetSection
 
 MAX_NAME = 80
@@ -43,6 +43,7 @@ ITEM_KINDS = (
     ("other", gettext_noop("inny")),
     (BROOCH, gettext_noop("Brosza ostrzeżenia")),
     (HEALING_ELIXIR, gettext_noop("Eliksir zdrowienia")),
+    (SADDLE, gettext_noop("Siodło (wierzchowiec: można go dosiąść)")),
 )
 
 NAME = ItemField("name", gettext_noop("Nazwa"), "text", maximum=MAX_NAME)

@@ -191,10 +191,22 @@ def preview_odds(state: EncounterState, command: Command) -> OddsView:
             gettext_noop("Stopień %(step)s %(modifier)+d przeciw trudności %(dn)s."),
             {"step": p.step, "modifier": p.modifier, "dn": p.dn},
         ),
-        (gettext_noop("Pominięty ogon: ≤ %(tail).0e."), {"tail": odds.neglected_tail}),
+        *tail_notes(odds.neglected_tail),
         *_space_notes(p),
     )
     return OddsView((option,), notes=notes, target=p.target.id)
+
+
+SHOWN_PRECISION = 0.0005  # the odds show tenths of a per cent: less than this reads as 0
+
+
+def tail_notes(tail: float) -> tuple[tuple[str, Mapping[str, Any]], ...]:
+    """The odds leave out the rolls past the open-ended dice's reroll cap: said in percent
+    when it could change a shown figure, else not at all (it was a raw "≤ 5e-17")."""
+    if tail < SHOWN_PRECISION:
+        return ()
+    text = gettext_noop("Pominięte skrajne wyniki: najwyżej %(percent).1f%%.")
+    return ((text, {"percent": tail * 100}),)
 
 
 def _space_notes(p: Plan) -> tuple[tuple[str, Mapping[str, Any]], ...]:

@@ -67,6 +67,7 @@ CLOSE_COMBAT = frozenset({"melee", "unarmed"})
 # Item kinds with a rule of their own.
 BROOCH = "brosza_ostrzezenia"
 HEALING_ELIXIR = "eliksir_zdrowienia"
+SADDLE = "siodlo"  # Walka jeździecka: a creature with a saddle is a mount (may be mounted)
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class Spell:
 @dataclass(frozen=True)
 class Item:
     name: str
-    kind: str = "other"  # other | brosza_ostrzezenia | eliksir_zdrowienia
+    kind: str = "other"  # other | brosza_ostrzezenia | eliksir_zdrowienia | siodlo
     count: int = 1
 
 
@@ -165,6 +166,11 @@ class Sheet:
 
     def damage_step(self, weapon: Weapon) -> int:
         return self.step("sila") + weapon.damage
+
+    @property
+    def is_mount(self) -> bool:
+        """A creature that carries a rider (Walka jeździecka): its sheet lists a saddle."""
+        return self.has_item(SADDLE)
 
     def has_item(self, kind: str) -> bool:
         return any(i.kind == kind and i.count > 0 for i in self.items)

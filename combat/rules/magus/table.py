@@ -20,8 +20,8 @@ Panels (their templates come later; every key is documented here):
   legal), "mount" ({id, name} of the actor's mount, or None), "target_items" ({target id:
   [{name, kind ("bron"/"tarcza"/"zbroja"), magic, damaged}]}, only after Przycelowanie: the
   items an Attack's `damage_item` may name), and the actions "zsiadz" (Dismount) or
-  "dosiadz:<id>" (MountUp, one per free living ally). The "ruch" Move asks the metres left
-  (`engine.common.movement_limit`: Bieg ×2, Sprint on top, a mount's speeds).
+  "dosiadz:<id>" (MountUp, one per free living mount on its side). The "ruch" Move asks the
+  metres left (`engine.common.movement_limit`: Bieg ×2, Sprint on top, a mount's speeds).
 - `seat_panel(state, seat, visible)`: a player's own card outside its turn: {"declared",
   "actions", "commands", "initiative_step", "movement_rate", "sprint_m" (Sprint's metres on
   top of it, not doubled by Bieg), "recovery", "mount", "rider"}
@@ -398,6 +398,8 @@ def _act_actions(
         ("koniec_tury", gettext_noop("Koniec tury"), EndTurn(actor=me.id)),
     )
     for key, label, command in offers:
+        if isinstance(command, Delay) and me.started:
+            continue  # Opóźnienie only before the turn begins: no offer (nor refusal) after
         _offer(state, actions, commands, key, label, command)
     _outside_turn(state, me, actions, commands)
 
@@ -478,7 +480,8 @@ def _charges(
 def _mounting(
     state: EncounterState, me: Combatant, actions: list[LegalAction], commands: dict[str, Any]
 ) -> None:
-    """Dismount when riding; else mount any free living ally ("dosiadz:<id>")."""
+    """Dismount when riding; else mount any free living ally saddled as a mount ("dosiadz:<id>",
+    `Sheet.is_mount`): a fellow hero is never offered (`riding.mount_up` refuses it)."""
     if me.mount is not None:
         label = gettext_noop("Zsiądź")
         _offer(state, actions, commands, "zsiadz", label, Dismount(actor=me.id))
@@ -487,7 +490,7 @@ def _mounting(
         return
     for c in state.combatants.values():
         free = c.rider is None and c.mount is None and not c.out
-        if c.side == me.side and c.id != me.id and free:
+        if c.side == me.side and c.id != me.id and free and c.sheet.is_mount:
             key, command = f"dosiadz:{c.id}", MountUp(actor=me.id, mount=c.id)
             _offer(state, actions, commands, key, gettext_noop("Dosiądź"), command)
 

@@ -246,3 +246,18 @@ async def test_posts_over_the_sockets_stay_each_players_until_the_resolve(
         assert "Milena: Odpoczynek" in log
     for tab in (gm, p1, p2):
         await tab.close()
+
+
+def test_the_summary_counts_the_turns_played_not_the_one_opened_after_them() -> None:
+    """Issue 22, point 6f: two by-post turns, then the end, and the summary said „rund: 3”
+    (the third turn had opened, unplayed)."""
+    t = make_d100_table()
+    by_post(t)
+    post(t, t.p1, HERO1, {"kind": "rest"}, "unik", "")
+    t.run(t.gm, {"type": "resolve_turn"}, Dice(90, 90))
+    post(t, t.p1, HERO1, {"kind": "rest"}, "unik", "")
+    t.run(t.gm, {"type": "resolve_turn"}, Dice(90, 90))
+    assert t.state.turn == 3
+    t.run(t.gm, {"type": "end_combat"})
+    status = t.html(t.p2, "table-status")
+    assert "rund: 2" in status and "rund: 3" not in status

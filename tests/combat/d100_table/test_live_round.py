@@ -230,3 +230,18 @@ def test_by_post_an_npc_playing_itself_posts_its_attack_and_best_defence() -> No
     assert line["secret"] and line["params"]["name"] == WOLF
     for player in (t.p1, t.p2):
         assert "wysyła wpis" not in t.html(player, "table-log")
+
+
+def test_no_time_for_a_reaction_is_logged_where_none_is_awaited() -> None:
+    """Issue 22, point 6d: „— czas na reakcję celu” stood in the log beside the miss an NPC's
+    own policy had already answered; only a player's prompt really waits."""
+    t = make_d100_table()
+    t.run(t.gm, {"type": "start_combat"})
+    attack = {"type": "attack", "actor": t.seat(HERO1), "target": t.seat(BANDIT)}
+    t.run(t.p1, attack, Dice(99, 45), answer_npcs=True)  # Trafienie 99: a miss
+    log = t.html(t.p1, "table-log")
+    assert "Radosław atakuje: Zbój (Szabla)" in log and "czas na reakcję" not in log
+    t.run(t.p1, {"type": "end_turn", "actor": t.seat(HERO1)})
+    t.run(t.p2, {"type": "end_turn", "actor": t.seat(HERO2)})
+    t.run(t.gm, {"type": "attack", "actor": t.seat(WOLF), "target": t.seat(HERO2)})
+    assert "Szary wilk 1 atakuje: Milena (Kły) — czas na reakcję celu." in t.html(t.p2, "table-log")

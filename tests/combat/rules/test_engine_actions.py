@@ -320,7 +320,9 @@ def test_przeladowanie_provokes_atak_okazyjny() -> None:
     state = begin(state, ["wilk", "ala"])
     state, _ = step(state, EndTurn(actor="wilk"))
     _, events = step(state, Reload(actor="ala", weapon="Łuk"))
-    assert of_type(events, PromptOpened)[0].prompt.kind == "atak_okazyjny"
+    prompt = of_type(events, PromptOpened)[0].prompt
+    assert prompt.kind == "atak_okazyjny"
+    assert prompt.trigger == "Przeładowanie"  # issue 22, point 6g: not „Przeladowanie”
 
 
 def test_przeladowanie_only_for_weapons_that_need_it() -> None:

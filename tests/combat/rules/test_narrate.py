@@ -44,6 +44,7 @@ from combat.rules.eleora.events import (
     HealthChanged,
     InitiativeChanged,
     InitiativeRolled,
+    InitiativeTieBroken,
     ItemMoved,
     ItemUsed,
     MaimingRolled,
@@ -167,6 +168,11 @@ CASES: list[Case] = [
         setup,
         InitiativeRolled(combatant="ala", faces=(4, 3)),
         "Radosław Szablista: Inicjatywa 4 + 3 + Intuicja 2 = 9.",
+    ),
+    (
+        fight,
+        InitiativeTieBroken(contenders=("ala", "wilk"), faces=(5, 2)),
+        "Remis w Inicjatywie: Radosław Szablista, Wilk 1 rzucają dodatkową k6.",
     ),
     (setup, CombatStarted(initiative=InitiativeOrder((), (), ())), "Walka się zaczyna!"),
     (

@@ -4,7 +4,6 @@ refusals that change nothing."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -42,6 +41,7 @@ from combat.rules.eleora.commands import (
 )
 from combat.rules.eleora.engine import decide, evolve, replay
 from combat.rules.eleora.events import Event, event_from_dict, event_to_dict
+from combat.rules.eleora.narrate import describe
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import UNARMED, EncounterState, state_to_dict
 from tests.combat.rules.engine_kit import (
@@ -52,6 +52,7 @@ from tests.combat.rules.engine_kit import (
     make_sheet,
     make_state,
 )
+from tests.combat.rules.shown_dice import CountingDice, shown_faces
 
 KEYS = sorted(k for k, s in cond.SPECS.items() if not s.derived)
 SPECIALS = (None, "odepchniecie", "schwytanie", "powalenie", "oslepienie")
@@ -169,16 +170,25 @@ def spy_health(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 def run_random(
-    data: st.DataObject, steps: int, *, check_refusals: bool = False
+    data: st.DataObject,
+    steps: int,
+    *,
+    check_refusals: bool = False,
+    unshown: list[str] | None = None,
 ) -> tuple[EncounterState, list[Event], EncounterState]:
+    """A random fight; `unshown` collects the commands that rolled dice no log line shows."""
     table = TableSettings(
         maiming_enabled=data.draw(st.booleans()), stun_cannot_kill=data.draw(st.booleans())
     )
     initial = arena(table, positions=data.draw(st.booleans()))
-    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    rng = CountingDice(data.draw(st.integers(0, 2**32)))
     state, log = initial, []
-    events = decide(state, StartCombat(), rng)
+    command: Command = StartCombat()
+    events = decide(state, command, rng)
     for i in range(steps):
+        if unshown is not None and rng.rolled != shown_faces(describe, evolve, state, events):
+            unshown.append(f"{command}: {rng.rolled} dice")
+        rng.rolled = 0
         log += events
         state = replay(state, events)
         check_limits(state)
@@ -192,6 +202,7 @@ def run_random(
         try:
             events = decide(state, command, rng)
         except RuleViolation as refusal:
+            rng.rolled = 0
             assert refusal.message and refusal.code
             if check_refusals:
                 assert json.dumps(state_to_dict(state), sort_keys=True) == before
@@ -211,6 +222,14 @@ def test_no_condition_stack_ever_exceeds_its_limit(data: st.DataObject) -> None:
 @given(st.data())
 def test_refused_commands_leave_the_state_unchanged(data: st.DataObject) -> None:
     run_random(data, 30, check_refusals=True)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_die_rolled_is_shown_by_a_log_line(data: st.DataObject) -> None:
+    unshown: list[str] = []
+    run_random(data, 40, unshown=unshown)
+    assert unshown == []
 
 
 @PROPERTY

@@ -31,7 +31,7 @@ def setup_state() -> EncounterState:
 
 def test_inicjatywa_rolled_by_the_player_before_the_fight_is_used_at_the_start() -> None:
     state, events = step(setup_state(), RollInitiative(actor="ala", roll=(1, 2)))
-    assert events == [InitiativeRolled(combatant="ala", faces=(1, 2))]
+    assert events == [InitiativeRolled(combatant="ala", faces=(1, 2), supplied=True)]
     assert state.get("ala").setup_roll == (1, 2)
     # Only the wolf is rolled for at the start: 6 + 6.
     state, events = step(state, StartCombat(), Dice(6, 6))

@@ -10,6 +10,7 @@ import hashlib
 import itertools
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -498,3 +499,52 @@ def test_the_table_shows_the_seed_hash_and_links_each_roll_to_its_permanent_link
     assert f'href="{rolls_url(party, seqs["hero_attack"])}#r2"' in html
     log = client_for(party.p1).get(reverse("encounter-log", args=[encounter.pk])).content
     assert f'href="{rolls_url(party, seqs["open_roll"])}#r1"' in log.decode()
+
+
+def test_the_initiative_the_server_rolls_is_listed_and_checks_out() -> None:
+    """Issue 22, point 8: Eleora's initiative rolls had no roll number and were missing from
+    the verification page. One rolled in the setup, the others at the start, a joiner's."""
+    party = make_party(with_combatants=False)
+    pk = party.encounter.pk
+    services.add_combatants(pk, viewer=party.gm_viewer, characters=[party.hero1.pk])
+    services.add_combatants(pk, viewer=party.gm_viewer, characters=[party.bandit.pk])
+    hero1, hero2, bandit = ids(party)
+    rolled = run(party, {"type": "roll_initiative", "actor": hero1}, viewer=party.viewer(party.p1))
+    started = run(party, {"type": "start_combat"})
+    services.add_combatants(pk, viewer=party.gm_viewer, characters=[party.hero2.pk])
+    joined = fresh(party.encounter).seq
+    run(party, {"type": "end_combat", "winner": "druzyna"})
+
+    report = verify.verify(fresh(party.encounter))
+    assert report.ok, [(e.seq, e.problems) for e in report.mismatches]
+    for seq in (rolled, started, joined):
+        checked = report.entry(seq)
+        assert checked is not None and checked.rolls, seq
+        assert {r.status for r in checked.rolls} == {verify.OK}
+    html = client_for(party.p2).get(rolls_url(party)).content.decode()
+    assert html.count("Inicjatywa") >= 3
+    assert f'id="e{rolled}-r1"' in html and f'id="e{joined}-r1"' in html
+    assert html.count('class="verify-roll verify-ok"') == report.checked == len(report.rolls)
+
+
+def test_dice_the_rules_draw_but_no_line_shows_fail_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A die no log line shows could never be checked: the check says so (as the initiative
+    dice were, before issue 22's point 8)."""
+    from combat.rules.eleora import narrate
+    from combat.rules.eleora.events import InitiativeRolled
+
+    told = narrate.NARRATORS[InitiativeRolled]
+
+    def untold(state: Any, e: Any) -> Any:
+        return replace(told(state, e), rolls=())
+
+    monkeypatch.setitem(narrate.NARRATORS, InitiativeRolled, untold)
+    party = make_party()
+    run(party, {"type": "start_combat"})  # the engine rolls everyone's 2d6, told without them
+    run(party, {"type": "end_combat", "winner": "druzyna"})
+    report = verify.verify(fresh(party.encounter))
+    assert not report.ok
+    texts = [msgid % params for e in report.mismatches for msgid, params in e.problems]
+    assert texts == ["Kości rzucone przez reguły, których żaden rzut dziennika nie pokazuje: 6."]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from combat.rules import battlemap
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import crits as crit
@@ -43,6 +44,7 @@ from combat.rules.d100.engine.common import (
     spec,
 )
 from combat.rules.d100.engine.evolve import replay
+from combat.rules.d100.engine.space import GEOMETRY, METRES
 from combat.rules.d100.equipment import (
     AttackProfile,
     armour_reduction,
@@ -102,6 +104,8 @@ def plan(
     )
     require_hands(state, attacker, profile, spell)
     magic = spell >= 0
+    if not magic:
+        require_reach(state, attacker, target, profile)
     extra = profile.hit_mods
     if attacker.summon is not None and attacker.summon.hit_bonus:
         extra = (*extra, (SUMMON_BONUS, attacker.summon.hit_bonus))
@@ -154,6 +158,42 @@ def _target(state: EncounterState, me: Combatant, target_id: str | None) -> Comb
             "sojusznik", gettext_noop("%(name)s walczy po tej samej stronie."), name=target.name
         )
     return target
+
+
+CLOSE_COMBAT = frozenset({"melee", "unarmed"})
+
+
+def beyond_reach(state: EncounterState, me: Combatant, target: Combatant) -> int | None:
+    """The fields to `target` when it stands beyond close-combat reach on the laid map and the
+    table's `melee_needs_adjacent` applies (the rules have no reach: a table setting); else
+    None (no map, a token off it, the setting off, or adjacent)."""
+    if not state.settings.melee_needs_adjacent or state.battlemap is None:
+        return None
+    if me.position is None or target.position is None:
+        return None
+    fields = battlemap.distance(GEOMETRY, me.position, target.position)
+    return fields if fields > 1 else None
+
+
+def reach_refusal(state: EncounterState, me: Combatant, target: Combatant) -> RuleViolation | None:
+    """Why a close-combat attack (melee, claws, fists) of `me` cannot reach `target`, or None."""
+    fields = beyond_reach(state, me, target)
+    if fields is None:
+        return None
+    return RuleViolation(
+        "poza_zasiegiem",
+        gettext_noop("%(name)s jest poza zasięgiem walki wręcz: %(n)s m."),
+        name=target.name,
+        n=fields * METRES,
+    )
+
+
+def require_reach(
+    state: EncounterState, me: Combatant, target: Combatant, profile: AttackProfile
+) -> None:
+    refused = reach_refusal(state, me, target) if profile.style in CLOSE_COMBAT else None
+    if refused is not None:
+        raise refused
 
 
 def require_hands(

@@ -76,7 +76,11 @@ from combat.rules.eleora.state import GM, EncounterState
 
 __all__ = ["decide", "evolve", "replay"]
 
-PROVOKING_ACTIONS = frozenset({"inkantacja", "przeladowanie"})
+# The actions that provoke an Atak okazyjny, with the rule term its offer names as the trigger.
+PROVOKING_ACTIONS = {
+    "inkantacja": gettext_noop("Inkantacja"),
+    "przeladowanie": gettext_noop("Przeładowanie"),
+}
 # Actions other than Atak: a turn begun in Szał may not open with one of these.
 OTHER_ACTIONS = (
     Aim,
@@ -277,7 +281,7 @@ def _provokers(events: Iterable[Event], batch: Batch) -> list[tuple[str, str]]:
             if _defence_critical(e, settings):
                 found.append((e.target, "krytyczna porażka (Obrona)"))
         elif isinstance(e, ActionSpent) and not e.reaction and e.action in PROVOKING_ACTIONS:
-            found.append((e.actor, e.action.capitalize()))
+            found.append((e.actor, PROVOKING_ACTIONS[e.action]))
     return found
 
 

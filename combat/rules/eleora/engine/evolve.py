@@ -37,6 +37,7 @@ from combat.rules.eleora.events import (
     HealthChanged,
     InitiativeChanged,
     InitiativeRolled,
+    InitiativeTieBroken,
     ItemMoved,
     ItemUsed,
     MaimingRolled,
@@ -61,7 +62,7 @@ from combat.rules.eleora.events import (
 from combat.rules.eleora.state import Combatant, EncounterState
 from combat.rules.records import replace
 
-_LOG_ONLY = (TestRolled, GMRolled, ItemUsed, Note, MountAdrift)
+_LOG_ONLY = (TestRolled, GMRolled, ItemUsed, Note, MountAdrift, InitiativeTieBroken)
 
 
 def evolve(state: EncounterState, event: Event) -> EncounterState:

@@ -332,4 +332,4 @@ def join_combat(state: EncounterState, cmd: JoinCombat, rng: RNG) -> list[Event]
                 "inicjatywa", gettext_noop("Inicjatywa to dwie kości k6 (1–6).")
             ) from None
         c = replace(c, initiative=roll.total, initiative_roll=roll.faces)
-    return [CombatantJoined(combatant=c)]
+    return [CombatantJoined(combatant=c, supplied=cmd.roll is not None)]

@@ -20,6 +20,7 @@ from combat.rules.eleora.events import (
     ConditionTicked,
     Event,
     InitiativeRolled,
+    InitiativeTieBroken,
     MountAdrift,
     RoundStarted,
     TurnEnded,
@@ -54,7 +55,12 @@ def start_combat(state: EncounterState, cmd: StartCombat, rng: RNG) -> list[Even
     # now, each on its own line, so the table shows it as soon as it is rolled.
     for roll in order.rolls:
         if not state.combatants[roll.combatant].setup_roll:
-            batch.add(InitiativeRolled(combatant=roll.combatant, faces=roll.faces))
+            told = InitiativeRolled(
+                combatant=roll.combatant, faces=roll.faces, supplied=roll.supplied
+            )
+            batch.add(told)
+    for tie in order.tiebreaks:
+        batch.add(InitiativeTieBroken(contenders=tie.contenders, faces=tie.faces))
     batch.add(CombatStarted(initiative=order, surprise_side=cmd.surprise_side, surprised=surprised))
     for cid in surprised:
         mark = ConditionInstance("zaskoczenie", remaining=1, source="tura_zaskoczenia")
@@ -120,7 +126,7 @@ def roll_setup_initiative(state: EncounterState, cmd: RollInitiative, rng: RNG) 
         raise RuleViolation(
             "inicjatywa", gettext_noop("Inicjatywa to dwie kości k6 (1–6)."), id=c.id
         ) from None
-    return [InitiativeRolled(combatant=c.id, faces=roll.faces)]
+    return [InitiativeRolled(combatant=c.id, faces=roll.faces, supplied=True)]
 
 
 def end_turn(state: EncounterState, cmd: EndTurn) -> list[Event]:

@@ -45,6 +45,12 @@ def mount_up(state: EncounterState, command: MountUp) -> list[Event]:
             gettext_noop("%(name)s już jest w siodle lub niesie jeźdźca."),
             name=rider.name,
         )
+    if not steed.sheet.is_mount:
+        raise RuleViolation(
+            "nie_wierzchowiec",
+            gettext_noop("%(name)s nie jest wierzchowcem: nie można go dosiąść."),
+            name=steed.name,
+        )
     if steed.rider is not None or steed.mount is not None or steed.out:
         raise RuleViolation(
             "dosiad_wierzchowiec",

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combat.rules.base import RuleViolation
-from combat.rules.d100 import codec, engine
+from combat.rules.d100 import codec, engine, narrate
 from combat.rules.d100.commands import (
     COMMANDS,
     AddCondition,
@@ -58,6 +58,7 @@ from combat.rules.d100.events import (
 from combat.rules.d100.settings import D100Settings
 from combat.rules.d100.state import Action, EncounterState
 from tests.combat.rules.d100.engine_kit import fighter
+from tests.combat.rules.shown_dice import CountingDice, shown_faces
 
 SPELLS = [
     {"name": "Pocisk", "kind": "damage"},
@@ -171,9 +172,12 @@ def check_invariants(state: EncounterState) -> None:
     assert set(state.order) <= set(state.combatants)
 
 
-def play(seed: int, steps: int, **table: Any) -> tuple[EncounterState, list[Event], int]:
+def play(
+    seed: int, steps: int, unshown: list[str] | None = None, **table: Any
+) -> tuple[EncounterState, list[Event], int]:
+    """A random fight; `unshown` collects the commands that rolled dice no log line shows."""
     r = random.Random(seed)
-    dice = random.Random(seed + 1)
+    dice = CountingDice(seed + 1)
     state = engine.new_encounter(table, combatants())
     initial, log, refused = state, [], 0
     now = 0.0
@@ -184,12 +188,16 @@ def play(seed: int, steps: int, **table: Any) -> tuple[EncounterState, list[Even
         for command in options:
             assert codec.command_from_dict(codec.command_to_dict(command)) == command
             before = codec.state_to_dict(state) if r.random() < 0.1 else None  # (sampled: slow)
+            rolled = dice.rolled
             try:
                 events = engine.decide(state, command, dice)
             except RuleViolation:
                 refused += 1
                 assert before is None or codec.state_to_dict(state) == before  # nothing changed
                 continue
+            shown = shown_faces(narrate.describe, engine.evolve, state, events)
+            if unshown is not None and dice.rolled - rolled != shown:
+                unshown.append(f"{command}: {dice.rolled - rolled} dice, {shown} shown")
             for event in events:
                 state = engine.evolve(state, event)
                 check_invariants(state)
@@ -209,6 +217,14 @@ TABLES = st.fixed_dictionaries(
         "optional_crits": st.booleans(),
     }
 )
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), TABLES)
+def test_every_die_rolled_is_shown_by_a_log_line(seed: int, table: dict[str, Any]) -> None:
+    unshown: list[str] = []
+    play(seed, 150, unshown, **table)
+    assert unshown == []
 
 
 @settings(max_examples=25, deadline=None)

@@ -11,12 +11,13 @@ import random
 
 import pytest
 
-from combat.rules.base import RuleViolation, battle_maps_of
+from combat.rules.base import RuleViolation, battle_maps_of, fill
 from combat.rules.battlemap import BattleMap, Look, Paint, Remove, Resize
 from combat.rules.d100 import RULESET, codec, engine, forms, maps, narrate
 from combat.rules.d100.commands import (
     AddCondition,
     Attack,
+    Cast,
     Damage,
     EditMap,
     EndTurn,
@@ -463,9 +464,10 @@ def test_play_without_a_map_is_unchanged() -> None:
     assert codec.state_to_dict(table.state)["battlemap"] is None
 
 
-def test_attacks_read_nothing_from_the_map() -> None:
-    """The seed has no reach, range or cover rule: the odds are the same at any distance."""
-    near, far = fight(), fight()
+def test_with_the_reach_setting_off_attacks_read_nothing_from_the_map() -> None:
+    """The seed has no reach, range or cover rule: with the table's setting off the odds are
+    the same at any distance."""
+    near, far = fight(melee_needs_adjacent=False), fight(melee_needs_adjacent=False)
     for table, text in ((near, "A C . . . ."), (far, "A . . . . C")):
         lay(table, text)
         table.start()
@@ -473,3 +475,102 @@ def test_attacks_read_nothing_from_the_map() -> None:
     assert RULESET.preview_odds(near.state, attack) == RULESET.preview_odds(far.state, attack)
     assert engine.refusal(far.state, attack) is None
     assert engine.refusal(far.state, StartCombat()) is not None
+    assert RULESET.place_command("a", None, 0.0).to is None  # type: ignore[attr-defined]
+
+
+# --- close combat needs an adjacent target on a laid map (issue 22, point 7) ---------------------
+
+BOW = {"name": "Łuk", "kind": "bow"}
+WAND = {"name": "Różdżka", "kind": "wand"}
+SPARK = {"name": "Iskra", "kind": "damage"}
+
+
+def test_melee_needs_an_adjacent_target_on_a_laid_map_by_default() -> None:
+    """The seed has no reach rule; the table setting (on by default) makes a sword, claws
+    or fists reach only the next field, a diagonal one too."""
+    assert D100Settings().melee_needs_adjacent
+    far = fight()
+    lay(far, "A . . . . C")
+    far.start()
+    for choice in ("", "w0", "unarmed"):
+        refusal = refused(far, Attack(actor="a", target="c", choice=choice), "poza_zasiegiem")
+        assert refusal.message == "C jest poza zasięgiem walki wręcz: 5 m."
+        assert refusal.template.startswith("%(name)s jest poza zasięgiem")
+        assert refusal.params == {"name": "C", "n": 5}
+    with pytest.raises(RuleViolation, match="poza zasięgiem walki wręcz: 5 m"):
+        RULESET.preview_odds(far.state, Attack(actor="a", target="c"))
+    diagonal = fight()
+    lay(diagonal, "A . .\n. C .")
+    diagonal.start()
+    assert engine.refusal(diagonal.state, Attack(actor="a", target="c")) is None
+    assert RULESET.preview_odds(diagonal.state, Attack(actor="a", target="c")).options
+
+
+def test_ranged_weapons_and_spells_reach_any_distance() -> None:
+    archer = fighter("a", "x", "u1", zwinnosc=70, weapons=[BOW, WAND], spells=[SPARK])
+    t = Table(archer, fighter("c", "y", zwinnosc=50))
+    lay(t, "A . . . . . . . . C")
+    t.start()
+    assert engine.refusal(t.state, Attack(actor="a", target="c", choice="w0")) is None
+    assert engine.refusal(t.state, Cast(actor="a", spell=0, target="c")) is None
+    refused(t, Attack(actor="a", target="c", choice="unarmed"), "poza_zasiegiem")
+
+
+def test_without_a_map_or_a_token_melee_reaches_as_the_story_says() -> None:
+    story = fight()
+    story.start()
+    assert engine.refusal(story.state, Attack(actor="a", target="c")) is None
+    off = fight()
+    lay(off, "A . . . . .")
+    off.start()
+    assert engine.refusal(off.state, Attack(actor="a", target="c")) is None
+
+
+def test_the_reach_setting_is_in_the_table_form_and_can_be_turned_off() -> None:
+    assert D100Settings.from_dict({"melee_needs_adjacent": False}).melee_needs_adjacent is False
+    keys = [s.key for group in forms.settings_groups() for s in group.settings]
+    assert "melee_needs_adjacent" in keys
+
+
+def test_a_post_may_not_attack_in_close_combat_out_of_reach() -> None:
+    t = fight(pace="post")
+    lay(t, "A . . . . C")
+    t.start()
+    far = Post(actor="a", action=Action("attack", target="c"), defence="best")
+    refused(t, far, "poza_zasiegiem")
+    panel = RULESET.turn_panel(t.state, "a", frozenset({"a", "b", "c"}))
+    attacks = [o for o in panel["post"]["action_options"] if o["group"] == "attack"]
+    assert attacks and all(o.get("disabled") for o in attacks)  # Miecz, bare hands: close
+    option = next(o for o in attacks if o["value"]["choice"] == "w0")
+    assert fill(option["label_template"], option["label_params"]) == (
+        "atak: Miecz — C jest poza zasięgiem walki wręcz: 5 m."
+    )
+
+
+def test_the_turn_panel_offers_the_attack_on_a_reachable_enemy_and_says_why_not_the_far_one() -> (
+    None
+):
+    t = fight(fighter("d", "y", zwinnosc=40))
+    lay(t, "A . . . . C\nD . . . . .")
+    t.start()
+    panel = RULESET.turn_panel(t.state, "a", frozenset({"a", "b", "c", "d"}))
+    actions = {a.key: a for a in panel["actions"]}
+    assert actions["atak"].available and panel["commands"]["atak"]["target"] == "d"
+    enemies = {e["id"]: e for e in panel["enemies"]}
+    assert "reach_template" not in enemies["d"]
+    assert fill(enemies["c"]["reach_template"], enemies["c"]["reach_params"]) == (
+        "C jest poza zasięgiem walki wręcz: 5 m."
+    )
+    assert not panel["reaches_far"]
+
+
+def test_with_every_enemy_out_of_reach_the_attack_is_refused_with_the_reason() -> None:
+    t = fight()
+    lay(t, "A . . . . C")
+    t.start()
+    panel = RULESET.turn_panel(t.state, "a", frozenset({"a", "b", "c"}))
+    (attack,) = [a for a in panel["actions"] if a.key == "atak"]
+    assert not attack.available
+    assert fill(attack.reason_template, attack.reason_params) == (
+        "C jest poza zasięgiem walki wręcz: 5 m."
+    )

@@ -8,8 +8,20 @@ import random
 import pytest
 
 from combat.rules.base import fill
+from combat.rules.battlemap import Resize
 from combat.rules.d100 import RULESET, autoplay, engine, prompts
-from combat.rules.d100.commands import Attack, Cast, Damage, EndTurn, Expire, Post, ResolveTurn
+from combat.rules.d100.commands import (
+    Attack,
+    Cast,
+    Damage,
+    EditMap,
+    EndTurn,
+    Expire,
+    Move,
+    PlaceCombatant,
+    Post,
+    ResolveTurn,
+)
 from combat.rules.d100.state import Effect
 from combat.rules.records import replace
 from tests.combat.rules.d100.engine_kit import Table, fighter
@@ -238,3 +250,55 @@ def test_every_event_of_a_played_fight_is_told_in_full(seed: int) -> None:
             summary = fill(view.summary, {"n": view.result, **view.summary_params})
             assert "%(" not in summary
     assert t.state.turn > 1
+
+
+# --- on a laid map, close combat needs an adjacent target (issue 22, point 7) ------------------
+
+
+def on_a_row(t: Table, width: int, **fields: int) -> None:
+    """A one-row map `width` fields long with each named token on its column."""
+    t.do(EditMap(edit=Resize(width, 1)))
+    for cid, x in fields.items():
+        t.do(PlaceCombatant(target=cid, to=(x, 0)))
+
+
+def test_on_a_map_an_npc_attacks_the_weakest_enemy_it_can_reach() -> None:
+    t = npcs()
+    on_a_row(t, 10, ork=0, ala=1, bob=9)  # Bob (hurt) is nine fields away, Ala next to it
+    t.start()
+    step = autoplay.next_command(t.state, "ork", "atakuj", 5.0)
+    assert isinstance(step, Attack) and step.target == "ala"
+    assert engine.refusal(t.state, step) is None
+
+
+def test_on_a_map_an_npc_out_of_reach_walks_to_the_weakest_then_attacks() -> None:
+    t = npcs()
+    on_a_row(t, 10, ork=0, bob=5, ala=9)
+    t.start()
+    walk = autoplay.next_command(t.state, "ork", "atakuj", 5.0)
+    assert isinstance(walk, Move) and walk.path[-1] == (4, 0)  # next to Bob, 4 m
+    t.do(walk)
+    step = autoplay.next_command(t.state, "ork", "atakuj", 6.0)
+    assert isinstance(step, Attack) and step.target == "bob"
+    assert engine.refusal(t.state, step) is None
+
+
+def test_on_a_map_an_npc_too_far_to_reach_anyone_walks_then_ends_its_turn() -> None:
+    t = npcs()
+    on_a_row(t, 14, ork=0, bob=11, ala=13)
+    t.start()
+    walk = autoplay.next_command(t.state, "ork", "atakuj", 5.0)
+    assert isinstance(walk, Move) and walk.path[-1] == (6, 0)  # its 6 m towards Bob
+    t.do(walk)
+    assert autoplay.next_command(t.state, "ork", "atakuj", 6.0) == EndTurn(actor="ork", now=6.0)
+
+
+def test_by_post_an_npc_out_of_reach_walks_then_posts_its_attack() -> None:
+    t = npcs(pace="post")
+    on_a_row(t, 10, ork=0, bob=5, ala=9)
+    t.start()
+    walk = autoplay.next_command(t.state, "ork", "atakuj", 5.0)
+    assert isinstance(walk, Move)
+    t.do(walk)
+    post = autoplay.next_command(t.state, "ork", "atakuj", 6.0)
+    assert isinstance(post, Post) and post.action.target == "bob"

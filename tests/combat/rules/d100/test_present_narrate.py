@@ -246,6 +246,10 @@ def test_attack_outcomes_each_have_their_line() -> None:
     assert [r.sides for r in line.rolls] == [100, 2]
     dodged = replace(base, hit=HIT, defence="unik", defence_roll=LUCKY, avoided=True)
     assert text(dodged) == "Ala atakuje: Ork (Szabla) — Unik: atak uniknięty."
+    blocked = replace(dodged, defence="blok")  # issue 22, point 6e: not „Blok: atak uniknięty”
+    assert text(blocked) == "Ala atakuje: Ork (Szabla) — Blok: atak zablokowany."
+    with_effects = replace(blocked, expired=True)
+    assert text(with_effects).startswith("Ala atakuje: Ork (Szabla) — Blok: atak zablokowany. ")
     weak = replace(base, hit=HIT, damage=test_roll(90, label="Obrażenia"))
     assert text(weak).endswith("test obrażeń nieudany, bez obrażeń.")
     negated = replace(
@@ -375,8 +379,12 @@ def test_posts_revealed_carry_the_players_own_words() -> None:
             "Ala przemienia się: Wilkołak (Krzepa +20, Zwinność -5).",
         ),
         (
+            AttackDeclared("ork", "ala", "", prompt=Prompt("p1", "ala", "ork", 30.0)),
+            "Ork atakuje: Ala (Szabla) — czas na reakcję celu.",
+        ),
+        (  # an NPC's prompt: its policy (or the GM at the table) answers at once
             AttackDeclared("ala", "ork", "", prompt=Prompt("p1", "ork", "ala", 30.0)),
-            "Ala atakuje: Ork (Szabla) — czas na reakcję celu.",
+            "Ala atakuje: Ork (Szabla).",
         ),
         (Vanished("ork"), "Ork znika."),
         (TurnClosed(2), "Koniec tury bojowej 2."),

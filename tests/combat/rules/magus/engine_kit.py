@@ -65,6 +65,13 @@ def fighter(cid: str, side: str, controller: str | None = None, **kw: Any) -> di
     }
 
 
+def steed(cid: str, side: str, **kw: Any) -> dict[str, Any]:
+    """A mount: no weapon, a saddle on its sheet (`Sheet.is_mount`)."""
+    c = fighter(cid, side, weapons=[], **kw)
+    c["sheet"]["items"] = [{"name": "Siodło", "kind": "siodlo"}]
+    return c
+
+
 class Table:
     """An encounter with its log; `do` decides, folds, and checks the replay and the JSON."""
 

@@ -31,7 +31,7 @@ from combat.rules.magus.events import (
     Moved,
     SimpleActed,
 )
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, steed, to_act
 
 ATTACK = Declare(actor="ala", action="attack", weapon="Miecz", target="ork")
 
@@ -95,7 +95,7 @@ def test_sprint_shows_in_the_panels_metres_left() -> None:
 
 
 def test_sprint_of_a_rider_does_not_carry_its_mount() -> None:
-    horse = fighter("kon", "a", attributes={"ruch": 14}, weapons=[], skills={"sprint": 0})
+    horse = steed("kon", "a", attributes={"ruch": 14}, skills={"sprint": 0})
     t = Table(fighter("ala", "a", "u1", skills={"sprint": 3}), fighter("ork", "b"), horse)
     from combat.rules.magus.commands import MountUp
 

@@ -38,7 +38,7 @@ from combat.rules.magus.events import (
     SaddleRolled,
 )
 from combat.rules.records import replace
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, steed, to_act
 from tests.combat.rules.magus.scripted import Script
 
 LANCE = {"name": "Kopia", "damage": 5, "size": 4, "lance": True}
@@ -47,7 +47,7 @@ SWORD = {"name": "Miecz", "damage": 4, "size": 3}
 
 def riders(**ala: Any) -> Table:
     """Ala (a player) and her horse Koń (Siła 8, 14 m combat speed, 28 m full) against Ork."""
-    horse = fighter("kon", "a", attributes={"sila": 8, "ruch": 14}, weapons=[])
+    horse = steed("kon", "a", attributes={"sila": 8, "ruch": 14})
     return Table(
         fighter("ala", "a", "u1", weapons=[SWORD, LANCE], **ala), horse, fighter("ork", "b")
     )
@@ -236,3 +236,38 @@ def test_mounting_and_charging_refusals() -> None:
     moved = t.state.with_combatant(replace(t.c["kon"], moves=1))
     with pytest.raises(RuleViolation, match="już się ruszał"):
         plan(moved, Attack(actor="ala", target="ork", weapon="Kopia", charge_m=14))
+
+
+def test_only_a_mount_is_offered_and_mounted_never_a_fellow_hero() -> None:
+    """Issue 22, point 6a: „Dosiądź: <a fellow party member>” was offered on a Magus seat.
+    A mount is a creature its sheet saddles (an item „Siodło”); a hero, a player's or the
+    GM's, is never ridden."""
+    t = Table(
+        fighter("ala", "a", "u1", weapons=[SWORD]),
+        fighter("ola", "a", "u2"),
+        fighter("eryk", "a"),  # a hero the GM runs
+        steed("kon", "a", attributes={"sila": 8, "ruch": 14}),
+        fighter("ork", "b"),
+    )
+    seat = RULESET.seat_panel(t.state, "ala", frozenset({"ala", "ola", "eryk", "kon", "ork"}))
+    assert {a.key for a in seat["actions"]} == {"dosiadz:kon"}
+    for hero in ("ola", "eryk"):
+        with pytest.raises(RuleViolation) as refused:
+            t.do(MountUp(actor="ala", mount=hero))
+        assert refused.value.code == "nie_wierzchowiec"
+    assert refused.value.message == "Eryk nie jest wierzchowcem: nie można go dosiąść."
+
+
+def test_once_the_turn_has_begun_no_delay_is_offered_nor_its_refusal_shown() -> None:
+    """Issue 22, point 6b: after the first step of a turn the panel kept a banner „Opóźnić
+    działanie można tylko zanim się zacznie turę.” (both Opóźnienie offers refused alike)."""
+    t = riders()
+    t.do(StartCombat())
+    to_act(t, initiative={"ala": 9, "kon": 3, "ork": 5})
+    seen = frozenset({"ala", "kon", "ork"})
+    before = {a.key for a in RULESET.turn_panel(t.state, "ala", seen)["actions"]}
+    assert {"opoznienie", "opoznienie_runda"} <= before
+    t.do(Move(actor="ala", metres=2))
+    actions = RULESET.turn_panel(t.state, "ala", seen)["actions"]
+    assert not {"opoznienie", "opoznienie_runda"} & {a.key for a in actions}
+    assert not any("Opóźnić" in a.reason for a in actions)

@@ -43,6 +43,7 @@ from combat.rules.magus.events import Declared, Event, RoundStarted, StrainPaid
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.state import EncounterState
 from tests.combat.rules.magus.engine_kit import fighter
+from tests.combat.rules.shown_dice import CountingDice, shown_faces
 
 OPTION_MENU = (
     "agresywny_atak",
@@ -139,9 +140,12 @@ def candidates(r: random.Random, state: EncounterState, now: float) -> list[Comm
     return out
 
 
-def play(seed: int, steps: int) -> tuple[EncounterState, list[Event], int]:
+def play(
+    seed: int, steps: int, unshown: list[str] | None = None
+) -> tuple[EncounterState, list[Event], int]:
+    """A random fight; `unshown` collects the commands that rolled dice no log line shows."""
     r = random.Random(seed)
-    dice = random.Random(seed + 1)
+    dice = CountingDice(seed + 1)
     state = engine.new_encounter({}, combatants())
     initial, log, refused = state, [], 0
     now = 0.0
@@ -151,12 +155,16 @@ def play(seed: int, steps: int) -> tuple[EncounterState, list[Event], int]:
         r.shuffle(options)
         for command in options:
             before = codec.state_to_dict(state)
+            rolled = dice.rolled
             try:
                 events = engine.decide(state, command, dice)
             except RuleViolation:
                 refused += 1
                 assert codec.state_to_dict(state) == before  # refused: nothing changed
                 continue
+            shown = shown_faces(narrate.describe, engine.evolve, state, events)
+            if unshown is not None and dice.rolled - rolled != shown:
+                unshown.append(f"{command}: {dice.rolled - rolled} dice, {shown} shown")
             for event in events:
                 narrate.describe(state, event)
                 state = engine.evolve(state, event)
@@ -166,6 +174,14 @@ def play(seed: int, steps: int) -> tuple[EncounterState, list[Event], int]:
             break
     assert engine.replay(initial, log) == state
     return state, log, refused
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6))
+def test_every_die_rolled_is_shown_by_a_log_line(seed: int) -> None:
+    unshown: list[str] = []
+    play(seed, 120, unshown)
+    assert unshown == []
 
 
 @settings(max_examples=15, deadline=None)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from combat.rules.base import RuleViolation, battle_maps_of
+from combat.rules.base import RuleViolation, battle_maps_of, fill
 from combat.rules.battlemap import BattleMap, Look, Paint, Remove, Resize
 from combat.rules.magus import RULESET, codec, engine, narrate
+from combat.rules.magus import prompts as magus_prompts
 from combat.rules.magus.commands import (
     AddCondition,
     Attack,
@@ -312,3 +313,14 @@ def test_autoplay_walks_a_melee_fighter_into_reach_then_attacks() -> None:
     to_act(close)
     step = RULESET.autoplay_command(close.state, "b", "atakuj", 0.0)
     assert step is not None and step.type_key == "attack"
+
+
+def test_the_odds_name_no_negligible_tail_and_a_real_one_in_percent() -> None:
+    """Issue 22, point 6c: the odds showed a raw „Pominięty ogon: ≤ 5e-17”. A tail below what
+    the percentages show is left out; one that shows is told in percent."""
+    t = melee(("a", "a"), ("b", "b"), drawing="A B")
+    odds = RULESET.preview_odds(t.state, Attack(actor="a", target="b", weapon="Miecz"))
+    assert not any("ogon" in text.lower() for text, _params in odds.notes)
+    assert magus_prompts.tail_notes(5e-17) == ()
+    ((text, params),) = magus_prompts.tail_notes(0.012)
+    assert fill(text, params) == "Pominięte skrajne wyniki: najwyżej 1.2%."

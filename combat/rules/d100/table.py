@@ -63,6 +63,7 @@ from combat.rules.base import (
     TableView,
     fill,
     gettext_noop,
+    text_param,
 )
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import engine
@@ -622,7 +623,7 @@ def defence_options(
             {
                 "key": d["key"],
                 "label_template": gettext_noop("%(defence)s (próg %(threshold)s)"),
-                "label_params": {"defence": d["label"], "threshold": d["threshold"]},
+                "label_params": {"defence": text_param(d["label"]), "threshold": d["threshold"]},
             }
         )
     found.append({"key": "", "label_template": gettext_noop("bez obrony"), "label_params": {}})

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from combat.rules import battlemap
-from combat.rules.base import LogLine, RollView, gettext_noop
+from combat.rules.base import LogLine, RollView, gettext_noop, text_param
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.attack import SPECIAL_LABELS
@@ -491,9 +491,9 @@ def _gm_rolled(state: EncounterState, e: GMRolled) -> LogLine:
 
 def _condition_added(state: EncounterState, e: ConditionAdded) -> LogLine:
     x = e.condition
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "name": _name(state, e.combatant),
-        "condition": _condition(x.key),
+        "condition": text_param(_condition(x.key)),
         "stacks": x.stacks,
         "turns": x.remaining or 0,
     }
@@ -667,11 +667,11 @@ def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
 
 def _attack_declared(state: EncounterState, e: AttackDeclared) -> LogLine:
     a = e.attack
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "attacker": _name(state, a.attacker),
         "target": _name(state, a.target),
         "weapon": a.weapon,
-        "special": SPECIAL_LABELS.get(a.special or "", a.special or ""),
+        "special": text_param(SPECIAL_LABELS.get(a.special or "", a.special or "")),
     }
     armed = a.weapon != UNARMED
     if a.opportunity:

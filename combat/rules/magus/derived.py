@@ -312,7 +312,7 @@ def _movement(sheet: Sheet) -> list[DerivedValue]:
             gettext_noop("Bieg (m)"),
             rate * RUNNING_FACTOR,
             fill(
-                gettext_noop("Movement Rate %(n)d × %(times)d; zużywa akcję standardową"),
+                gettext_noop("Szybkość ruchu %(n)d × %(times)d; zużywa akcję standardową"),
                 {"n": rate, "times": RUNNING_FACTOR},
             ),
         ),

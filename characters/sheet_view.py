@@ -14,7 +14,7 @@ from characters.models import Campaign
 from characters.sheets import custom_skills, stat_groups
 from combat.rules.base import DerivedValue, StatSpec
 from combat.rules.schema import ItemField, SheetSection
-from combat.terms import rules_gettext
+from combat.terms import rules_gettext, rules_text
 
 
 def sheet_context(
@@ -26,7 +26,12 @@ def sheet_context(
     attribute_specs, skill_specs = rules.attributes(settings), rules.skills(settings)
     return {
         "derived": [
-            replace(d, label=rules_gettext(d.label), explanation=rules_gettext(d.explanation))
+            replace(
+                d,
+                label=rules_gettext(d.label),
+                explanation=rules_text(d.explanation_template, d.explanation_params)
+                or rules_gettext(d.explanation),
+            )
             for d in derived
         ],
         "attributes": [

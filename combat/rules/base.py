@@ -91,12 +91,24 @@ class StatSpec:
 
 @dataclass(frozen=True)
 class DerivedValue:
-    """A value the rules compute from a sheet, with how it was computed."""
+    """A value the rules compute from a sheet, with how it was computed.
+
+    `explanation` is the Polish text; where it has numbers in it, `explanation_template` and
+    `explanation_params` are its msgid and values, for the sheet page to translate."""
 
     key: str
     label: str
     value: int
     explanation: str
+    explanation_template: str = ""
+    explanation_params: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def explained(
+        cls, key: str, label: str, value: int, template: str, **params: Any
+    ) -> DerivedValue:
+        """A value whose explanation is a msgid filled with `params`."""
+        return cls(key, label, value, fill(template, params), template, params)
 
 
 class RuleViolation(Exception):  # noqa: N818 - a refusal, named as the rules name it

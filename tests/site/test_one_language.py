@@ -29,7 +29,7 @@ from combat.fragments import initials
 from combat.models import Encounter
 from combat.rules.base import autoplay_of, prompts_of, simulator_of
 from combat.rules.registry import get_ruleset
-from tests.site.test_i18n import messages
+from tests.site.test_i18n import messages, read_po
 
 pytestmark = pytest.mark.django_db
 
@@ -43,20 +43,24 @@ def words(text: str) -> set[str]:
 
 
 def vocabularies() -> tuple[set[str], set[str]]:
-    """(Polish, English): the words a msgid has and its translation drops, and the reverse,
-    each less the words that change the other way somewhere ("a", "do")."""
+    """(Polish, English): the words a msgid has and its translation drops, less the words
+    some translation adds ("a", "do"); and the words translations add that no msgid has."""
     polish: set[str] = set()
     english: set[str] = set()
+    source_words: set[str] = set()
     for entry in messages():
         source, target = words(entry.msgid), words(entry.msgstrs[0])
         polish |= source - target
         english |= target - source
-    return polish - english, english - polish
+        source_words |= source
+    return polish - english, english - source_words
 
 
 # What a page may show in the other language whatever the ruleset: the game's own name, the
 # rulesets' names, and the dice-check code the verification page prints as it runs.
 KEPT_IN_ENGLISH = {"Opowieści", "Eleory", "Kroniki", "Fallathanu"}
+# Words both languages write the same way.
+SHARED = {"forum", "limit", "link", "system", "same"}
 KEPT_IN_POLISH = {
     # the verification page's algorithm, shown as code
     "bytes", "draw", "from", "new", "pass", "return", "seed", "while", "be", "bad",
@@ -161,7 +165,6 @@ def campaign_pages(campaign: Campaign) -> list[tuple[str, str]]:
         ("mistrz", reverse("campaign-detail", args=[campaign.pk])),
         ("gracz1", reverse("campaign-detail", args=[campaign.pk])),
         ("mistrz", reverse("campaign-settings", args=[campaign.pk])),
-        ("mistrz", reverse("bestiary", args=[campaign.pk])),
         ("mistrz", reverse("encounter-list", args=[campaign.pk])),
     ]
     if simulator_of(campaign.rules()) is not None:
@@ -210,11 +213,22 @@ def mixed_words(page: str, language: str, ruleset: str, typed: list[str]) -> set
     for typed_text in typed:
         text = text.replace(typed_text, " ")
     polish, english = VOCABULARIES
-    found = words(text)
+    found = {w for w in words(text) if len(w) > 1}
     if language == "en":
         suspect = {w for w in found if w in polish or DIACRITICS.search(w)}
-        return suspect - KEPT_IN_ENGLISH - RULE_TERMS_KEPT[ruleset]
-    return (found & english) - KEPT_IN_POLISH
+        return suspect - SHARED - KEPT_IN_ENGLISH - RULE_TERMS_KEPT[ruleset] - kept_terms(ruleset)
+    return (found & english) - SHARED - KEPT_IN_POLISH
+
+
+def kept_terms(ruleset: str) -> set[str]:
+    """Polish words the English catalogue itself writes for this ruleset: in its own context's
+    entries, and for Eleora (whose rule terms the catalogue keeps Polish, issue #11) in the
+    plain entries too. Magus and d100 pages may show no other Polish word."""
+    kept = set()
+    for entry in read_po(EN_PO):
+        if entry.msgid and entry.msgctxt in ({ruleset, None} if ruleset == "eleora" else {ruleset}):
+            kept |= words(entry.msgstrs[0])
+    return kept
 
 
 VOCABULARIES = vocabularies()

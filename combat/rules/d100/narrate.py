@@ -289,7 +289,10 @@ def action_parts(state: EncounterState, actor: str, action: Action) -> tuple[Par
     if action.kind == "attack":
         means = means_of(state, actor, action.choice)
         return (
-            (gettext_noop("atak → %(target)s (%(means)s)"), {"target": target, "means": means}),
+            (
+                gettext_noop("atak → %(target)s (%(means)s)"),
+                {"target": target, "means": text_param(means)},
+            ),
         )
     if action.kind == "cast":
         spell = means_of(state, actor, "", action.spell)

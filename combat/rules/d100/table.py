@@ -590,8 +590,8 @@ def action_options(
             if choice["available"]:
                 action = Action("attack", target=target["id"], choice=choice["key"])
                 add(
-                    action, "attack", attack, target=target["name"], means=choice["label"],
-                    hit=choice["hit"], damage=choice["damage"],
+                    action, "attack", attack, target=target["name"],
+                    means=text_param(choice["label"]), hit=choice["hit"], damage=choice["damage"],
                 )  # fmt: skip
     at = gettext_noop("czar %(spell)s → %(target)s (Trafienie %(hit)s, drugi rzut %(damage)s)")
     plain = gettext_noop("czar %(spell)s (Trafienie %(hit)s, drugi rzut %(damage)s)")

@@ -275,7 +275,9 @@ class StatsForm(forms.Form):
         for prefix, specs in (("attr", self.attribute_specs), ("skill", self.skill_specs)):
             for spec in specs:
                 self.fields[f"{prefix}_{spec.key}"] = forms.IntegerField(
-                    label=spec.label, min_value=spec.minimum, max_value=spec.maximum
+                    label=rules_gettext_lazy(spec.label),
+                    min_value=spec.minimum,
+                    max_value=spec.maximum,
                 )
 
     def attribute_fields(self) -> list[forms.BoundField]:

@@ -82,9 +82,10 @@ RULE_TERMS_KEPT = {
 
 
 def visible_text(page: str) -> str:
-    """What a person reads: the text outside tags, scripts and styles, and the titles, labels
-    and placeholders that show or are read aloud."""
+    """What a person reads: the text outside tags, scripts, styles and the text boxes of forms
+    (what the GM typed), and the titles, labels and placeholders that show or are read aloud."""
     page = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", page)
+    page = re.sub(r"(?s)<textarea\b[^>]*\bname=.*?</textarea>", " ", page)  # what people type
     shown = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', page)
     text = re.sub(r"<[^>]+>", " ", page)
     return html_lib.unescape(" ".join([text, *shown]))

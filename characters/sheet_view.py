@@ -28,7 +28,7 @@ def sheet_context(
         "derived": [
             replace(
                 d,
-                label=rules_gettext(d.label),
+                label=rules_text(d.label_template, d.label_params) or rules_gettext(d.label),
                 explanation=rules_text(d.explanation_template, d.explanation_params)
                 or rules_gettext(d.explanation),
             )

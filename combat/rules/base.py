@@ -14,7 +14,7 @@ This module imports nothing of the project at run time: the rulesets import it, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # only the protocol's annotations name them: no import at run time
@@ -93,8 +93,8 @@ class StatSpec:
 class DerivedValue:
     """A value the rules compute from a sheet, with how it was computed.
 
-    `explanation` is the Polish text; where it has numbers in it, `explanation_template` and
-    `explanation_params` are its msgid and values, for the sheet page to translate."""
+    `label` and `explanation` are Polish texts; where one is filled in from values, its
+    `*_template` and `*_params` are its msgid and values, for the sheet page to translate."""
 
     key: str
     label: str
@@ -102,6 +102,14 @@ class DerivedValue:
     explanation: str
     explanation_template: str = ""
     explanation_params: Mapping[str, Any] = field(default_factory=dict)
+    label_template: str = ""
+    label_params: Mapping[str, Any] = field(default_factory=dict)
+
+    def labelled(self, template: str, **params: Any) -> DerivedValue:
+        """This value under a label filled in from `params` (a name, a talent)."""
+        return replace(
+            self, label=fill(template, params), label_template=template, label_params=params
+        )
 
     @classmethod
     def explained(

@@ -11,6 +11,7 @@ language keeps from the other are listed here, with the reason.
 from __future__ import annotations
 
 import html as html_lib
+import random
 import re
 from collections.abc import Iterator
 from io import StringIO
@@ -81,11 +82,13 @@ RULE_TERMS_KEPT = {
 }  # fmt: skip
 
 
-def visible_text(page: str) -> str:
+def visible_text(page: str, *, explanations: bool = True) -> str:
     """What a person reads: the text outside tags, scripts, styles and the text boxes of forms
     (what the GM typed), and the titles, labels and placeholders that show or are read aloud."""
     page = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", page)
     page = re.sub(r"(?s)<textarea\b[^>]*\bname=.*?</textarea>", " ", page)  # what people type
+    if not explanations:  # how the sheet's derived values were computed, apart
+        page = re.sub(r'(?s)<span class="why">.*?</span>', " ", page)
     shown = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', page)
     text = re.sub(r"<[^>]+>", " ", page)
     return html_lib.unescape(" ".join([text, *shown]))
@@ -144,7 +147,12 @@ def step(encounter: Encounter) -> bool:
             break
     if command is None:
         return False
-    services.run_command(encounter.pk, rules.command_to_dict(command), viewer=gm_viewer(encounter))
+    services.run_command(
+        encounter.pk,
+        rules.command_to_dict(command),
+        viewer=gm_viewer(encounter),
+        rng=random.Random(table.seq),  # the same fight every run
+    )
     return True
 
 
@@ -206,11 +214,13 @@ def play(encounter: Encounter, steps: int) -> None:
             return
 
 
-def mixed_words(page: str, language: str, ruleset: str, typed: list[str]) -> set[str]:
+def mixed_words(
+    page: str, language: str, ruleset: str, typed: list[str], *, explanations: bool = False
+) -> set[str]:
     """The words of the other language on a page in `language`: for English, Polish words of
     the catalogue or with Polish letters; for Polish, English words of the catalogue. What
     people typed and the terms the ruleset's English books keep are left out."""
-    text = visible_text(page)
+    text = visible_text(page, explanations=explanations)
     for typed_text in typed:
         text = text.replace(typed_text, " ")
     polish, english = VOCABULARIES

@@ -105,7 +105,7 @@ def _line(
     *,
     rolls: Iterable[RollView] = (),
     secret: bool = False,
-    **params: str | int,
+    **params: Any,
 ) -> LogLine:
     return _with(text, kind, actors, params, rolls=rolls, secret=secret)
 
@@ -788,7 +788,7 @@ def _prompt_opened(state: EncounterState, e: PromptOpened) -> LogLine:
             [p.actor, p.target],
             name=name,
             target=_name(state, p.target),
-            trigger=p.trigger,
+            trigger=text_param(p.trigger),
         )
     if p.kind == "ucieczka":
         return _line(
@@ -796,7 +796,7 @@ def _prompt_opened(state: EncounterState, e: PromptOpened) -> LogLine:
             "prompt",
             [p.actor],
             name=name,
-            trigger=p.trigger,
+            trigger=text_param(p.trigger),
         )
     return _line(gettext_noop("Czekamy na reakcję: %(name)s."), "prompt", [p.actor], name=name)
 

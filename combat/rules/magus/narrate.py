@@ -264,9 +264,15 @@ def declaration_parts(state: EncounterState, d: Declaration) -> tuple[Part, ...]
     return tuple(parts)
 
 
+def declaration_param(state: EncounterState, d: Declaration) -> tuple[str, dict[str, Any]]:
+    """A declaration as a text param (translated where it is shown), part by part."""
+    parts = {f"p{i}": text_param(t, **p) for i, (t, p) in enumerate(declaration_parts(state, d))}
+    return text_param("".join(f"%({key})s" for key in parts), **parts)
+
+
 def declaration_text(state: EncounterState, d: Declaration) -> str:
     """A declaration in a few Polish words: "atak (Miecz) → Ork; Agresywny atak"."""
-    return "".join(fill(t, p) for t, p in declaration_parts(state, d))
+    return fill(*declaration_param(state, d))
 
 
 def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901 - a dispatch
@@ -339,7 +345,7 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             )
         case Declared(combatant=cid, declaration=d):
             text = gettext_noop("Deklaracja: %(name)s — %(what)s.")
-            what = declaration_text(state, d)
+            what = declaration_param(state, d)
             return _line(text, "declare", [cid], secret=True, name=names[cid], what=what)
         case StrainPaid():
             return _strain(state, names, event)

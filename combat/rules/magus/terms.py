@@ -16,4 +16,6 @@ TERMS = (
     pgettext_noop("magus", "Szarża"),
     pgettext_noop("magus", "Inicjatywa"),
     pgettext_noop("magus", "Nieprzytomność"),
+    pgettext_noop("magus", "Pancerz"),
+    pgettext_noop("magus", "Walka Wręcz"),
 )

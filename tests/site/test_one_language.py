@@ -45,16 +45,26 @@ def words(text: str) -> set[str]:
 
 def vocabularies() -> tuple[set[str], set[str]]:
     """(Polish, English): the words a msgid has and its translation drops, less the words
-    some translation adds ("a", "do"); and the words translations add that no msgid has."""
+    some translation adds ("a", "do"), and the rule terms the plain entries keep (Eleora's:
+    only its pages may show them); and the words translations add that no msgid has."""
     polish: set[str] = set()
     english: set[str] = set()
     source_words: set[str] = set()
+    kept: set[str] = set()
     for entry in messages():
         source, target = words(entry.msgid), words(entry.msgstrs[0])
         polish |= source - target
         english |= target - source
         source_words |= source
-    return polish - english, english - source_words
+        if entry.msgctxt is None:
+            kept |= source & target
+    terms = {w for w in kept - english if w[0].isupper() and not w.isupper()} - NAMES_IN_BOTH
+    return (polish - english) | terms, english - source_words
+
+
+# Kept as they are in both languages: names and words the English catalogue uses as they are.
+NAMES_IN_BOTH = {"English", "Enter", "Format", "Link", "Sprint", "System", "WebP"}
+NAMES_IN_BOTH |= {"Haressdren", "Kobold", "Maluan", "Ruan"}  # d100's peoples
 
 
 # What a page may show in the other language whatever the ruleset: the game's own name, the
@@ -94,14 +104,16 @@ def visible_text(page: str, *, explanations: bool = True) -> str:
         page = re.sub(r'(?s)<span class="why">.*?</span>', " ", page)
     shown = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', page)
     text = re.sub(r"<[^>]+>", " ", page)
-    return html_lib.unescape(" ".join([text, *shown]))
+    text = html_lib.unescape(" ".join([text, *shown]))
+    return re.sub(r"\b[0-9a-f]{16,}\b", " ", text)  # seeds and their hashes
 
 
 def typed_texts() -> list[str]:
-    """What the people at the table typed: names, descriptions, notes, sheet items, logins."""
+    """What the people at the table typed (names, descriptions, notes, sheet items, logins)
+    and the invitation codes, drawn at random."""
     found: list[str] = []
     for campaign in Campaign.objects.all():
-        found += [campaign.name, campaign.description]
+        found += [campaign.name, campaign.description, campaign.invite_code]
     for model in (Character, CreatureTemplate):
         for obj in model.objects.all():
             found += [obj.name, getattr(obj, "notes", ""), getattr(obj, "description", "")]

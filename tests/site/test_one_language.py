@@ -67,17 +67,12 @@ NAMES_IN_BOTH = {"English", "Enter", "Format", "Link", "Sprint", "System", "WebP
 NAMES_IN_BOTH |= {"Haressdren", "Kobold", "Maluan", "Ruan"}  # d100's peoples
 
 
-# What a page may show in the other language whatever the ruleset: the game's own name, the
-# rulesets' names, and the dice-check code the verification page prints as it runs.
+# What a page may show in the other language whatever the ruleset: the game's own name and the
+# rulesets' names.
 KEPT_IN_ENGLISH = {"Opowieści", "Eleory", "Kroniki", "Fallathanu"}
 # Words both languages write the same way.
 SHARED = {"forum", "limit", "link", "system", "same"}
-KEPT_IN_POLISH = {
-    # the verification page's algorithm, shown as code
-    "bytes", "draw", "from", "new", "pass", "return", "seed", "while", "be", "bad",
-    # the export's links to the rolls (URLs)
-    "encounters", "rolls",
-}  # fmt: skip
+KEPT_IN_POLISH = {"encounters", "rolls"}  # the export's links to the rolls (URLs)
 # English rule words a Polish msgid may hold (the Magus document writes "Movement Rate"): never
 # on a Polish page.
 ENGLISH_RULE_WORDS = {"Movement", "Rate", "Block", "Dodge", "Health", "Attack"}
@@ -96,10 +91,12 @@ RULE_TERMS_KEPT = {
 
 
 def visible_text(page: str, *, explanations: bool = True) -> str:
-    """What a person reads: the text outside tags, scripts, styles and the text boxes of forms
-    (what the GM typed), and the titles, labels and placeholders that show or are read aloud."""
+    """What a person reads: the text outside tags, scripts, styles, code (the dice check, seeds)
+    and the text boxes of forms (what the GM typed), and the titles, labels and placeholders
+    that show or are read aloud."""
     page = re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", page)
     page = re.sub(r"(?s)<textarea\b[^>]*\bname=.*?</textarea>", " ", page)  # what people type
+    page = re.sub(r"(?s)<code\b.*?</code>", " ", page)  # code, seeds and hashes
     if not explanations:  # how the sheet's derived values were computed, apart
         page = re.sub(r'(?s)<span class="why">.*?</span>', " ", page)
     shown = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', page)
@@ -223,7 +220,8 @@ def table_pages(encounter: Encounter) -> list[tuple[str, str]]:
 def play(encounter: Encounter, steps: int) -> None:
     """Start the fight if it is still being set up, then make up to `steps` moves in it."""
     if services.load_table(encounter.pk).view.stage == "setup":
-        services.run_command(encounter.pk, {"type": "start_combat"}, viewer=gm_viewer(encounter))
+        start = {"type": "start_combat"}
+        services.run_command(encounter.pk, start, viewer=gm_viewer(encounter), rng=random.Random(0))
     for _ in range(steps):
         if not step(encounter):
             return

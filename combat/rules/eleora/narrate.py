@@ -619,13 +619,13 @@ def _health_changed(state: EncounterState, e: HealthChanged) -> LogLine | None:
 
 def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
     r = e.result
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "name": _name(state, e.combatant),
         "location_die": r.location_die,
         "effect_die": r.effect_die,
         "final": r.final_effect,
-        "location": r.location.name,
-        "effect": r.effect.name,
+        "location": text_param(r.location.name),
+        "effect": text_param(r.effect.name),
     }
     if r.death:
         text = gettext_noop(
@@ -642,12 +642,12 @@ def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
 
 def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
     r = e.result
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "medic": _name(state, e.medic),
         "name": _name(state, e.combatant),
         "final": r.final_effect,
-        "location": r.location.name,
-        "effect": r.effect.name,
+        "location": text_param(r.location.name),
+        "effect": text_param(r.effect.name),
     }
     if r.death:
         text = gettext_noop(

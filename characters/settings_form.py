@@ -40,7 +40,7 @@ class TableSettingsForm(forms.Form):
         for group in rules.settings_groups():
             present = [s for s in group.settings if s.key in defaults]
             names = [n for s in present for n in self._add(s, values)]
-            self.groups.append((_(group.title), names))
+            self.groups.append((_translated(group.title), names))
             placed.update(s.key for s in present)
         editable = (bool, int, str, type(None))
         rest = [

@@ -56,14 +56,14 @@ def vocabularies() -> tuple[set[str], set[str]]:
         polish |= source - target
         english |= target - source
         source_words |= source
-        if entry.msgctxt is None:
-            kept |= source & target
-    terms = {w for w in kept - english if w[0].isupper() and not w.isupper()} - NAMES_IN_BOTH
+        if entry.msgctxt is None and entry.msgstrs[0] == entry.msgid:
+            kept |= source
+    terms = {w for w in kept if w[0].isupper() and not w.isupper()} - NAMES_IN_BOTH
     return (polish - english) | terms, english - source_words
 
 
 # Kept as they are in both languages: names and words the English catalogue uses as they are.
-NAMES_IN_BOTH = {"English", "Enter", "Format", "Link", "Sprint", "System", "WebP"}
+NAMES_IN_BOTH = {"English", "Enter", "Format", "Import", "Link", "Sprint", "System", "Test", "WebP"}
 NAMES_IN_BOTH |= {"Haressdren", "Kobold", "Maluan", "Ruan"}  # d100's peoples
 
 

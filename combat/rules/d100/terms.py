@@ -16,4 +16,5 @@ TERMS = (
     pgettext_noop("d100", "Przeładowanie"),
     pgettext_noop("d100", "Inicjatywa"),
     pgettext_noop("d100", "Nieprzytomność"),
+    pgettext_noop("d100", "zawsze Unik"),
 )

@@ -18,4 +18,6 @@ TERMS = (
     pgettext_noop("magus", "Nieprzytomność"),
     pgettext_noop("magus", "Pancerz"),
     pgettext_noop("magus", "Walka Wręcz"),
+    pgettext_noop("magus", "zawsze Unik"),
+    pgettext_noop("magus", "Ustaw zdrowie"),
 )

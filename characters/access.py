@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from characters.models import Campaign, Character, CreatureTemplate, Membership
+from combat.terms import use_ruleset_terms
 
 AnyUser: TypeAlias = User | AnonymousUser
 
@@ -50,9 +51,11 @@ def is_gm(user: AnyUser, campaign: Campaign) -> bool:
 def get_campaign_for(user: AnyUser, pk: int) -> Campaign:
     """The campaign if the user belongs to it; 404 otherwise, so its existence is not revealed."""
     try:
-        return campaigns_for(user).get(pk=pk)
+        campaign = campaigns_for(user).get(pk=pk)
     except Campaign.DoesNotExist:
         raise Http404("No such campaign") from None
+    use_ruleset_terms(campaign.ruleset)
+    return campaign
 
 
 def require_gm(user: AnyUser, campaign: Campaign) -> None:
@@ -94,6 +97,7 @@ def get_character_for(user: AnyUser, pk: int, *, edit: bool) -> Character:
     if character is None:
         raise Http404("No such character")
     role = role_in(user, character.campaign)
+    use_ruleset_terms(character.campaign.ruleset)
     if role == Membership.Role.GM:
         return character
     owns = character.kind == Character.Kind.PC and character.owner_id == user.pk

@@ -32,6 +32,7 @@ from characters.transfer import MAX_IMPORT_BYTES, read_json
 from combat.rules.base import Ruleset, StatSpec
 from combat.rules.registry import get_ruleset, ruleset_choices
 from combat.rules.schema import ItemField, SheetSection
+from combat.terms import rules_gettext_lazy
 
 
 class CampaignCreateForm(forms.ModelForm):
@@ -134,7 +135,7 @@ class ImportForm(forms.Form):
 def _item_field(spec: ItemField) -> forms.Field:
     """The input for one field of an equipment row or a single section; the ruleset's msgids
     translate lazily. A text with a default may stay empty, a choice with a "" key too."""
-    label = gettext_lazy(spec.label)
+    label = rules_gettext_lazy(spec.label)
     if spec.type == "text":
         return forms.CharField(label=label, max_length=spec.maximum, required=spec.default is None)
     if spec.type == "int":
@@ -147,7 +148,7 @@ def _item_field(spec: ItemField) -> forms.Field:
         )
     if spec.type == "bool":
         return forms.BooleanField(label=label, required=False, initial=False)
-    choices = [(key, gettext_lazy(choice)) for key, choice in spec.choices]
+    choices = [(key, rules_gettext_lazy(choice)) for key, choice in spec.choices]
     return forms.ChoiceField(
         label=label,
         choices=choices,
@@ -249,14 +250,18 @@ CustomSkillRows = _row_formset(
 def section_rows(section: SheetSection) -> type[BaseRowFormSet]:
     """The row formset of one equipment list the ruleset declares."""
     form = type(f"ItemForm_{section.key}", (ItemForm,), {"specs": section.fields})
-    title, add_label = gettext_lazy(section.title), gettext_lazy(section.add_label)
+    title, add_label = rules_gettext_lazy(section.title), rules_gettext_lazy(section.add_label)
     return _row_formset(form, BaseRowFormSet, title, add_label)
 
 
 def single_form(section: SheetSection) -> type[ItemForm]:
     """The fieldset of one single section the ruleset declares (its inputs named
     <key>-<field>)."""
-    attributes = {"specs": section.fields, "single": True, "title": gettext_lazy(section.title)}
+    attributes = {
+        "specs": section.fields,
+        "single": True,
+        "title": rules_gettext_lazy(section.title),
+    }
     return type(f"SingleForm_{section.key}", (ItemForm,), attributes)
 
 
@@ -270,7 +275,9 @@ class StatsForm(forms.Form):
         for prefix, specs in (("attr", self.attribute_specs), ("skill", self.skill_specs)):
             for spec in specs:
                 self.fields[f"{prefix}_{spec.key}"] = forms.IntegerField(
-                    label=spec.label, min_value=spec.minimum, max_value=spec.maximum
+                    label=rules_gettext_lazy(spec.label),
+                    min_value=spec.minimum,
+                    max_value=spec.maximum,
                 )
 
     def attribute_fields(self) -> list[forms.BoundField]:
@@ -297,7 +304,7 @@ def _titled(specs: tuple[StatSpec, ...], heading: Any) -> list[tuple[Any, list[S
     """The stats' groups under their translated headings; `heading` for those without one
     (and alone, with no stats, when there are none)."""
     groups = stat_groups(specs) or [("", [])]
-    return [(gettext_lazy(key) if key else heading, found) for key, found in groups]
+    return [(rules_gettext_lazy(key) if key else heading, found) for key, found in groups]
 
 
 class SheetEditor:

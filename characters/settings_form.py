@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from combat.rules.base import Ruleset
 from combat.rules.schema import Setting
+from combat.terms import rules_gettext
 
 
 class TableSettingsForm(forms.Form):
@@ -39,7 +40,7 @@ class TableSettingsForm(forms.Form):
         for group in rules.settings_groups():
             present = [s for s in group.settings if s.key in defaults]
             names = [n for s in present for n in self._add(s, values)]
-            self.groups.append((_(group.title), names))
+            self.groups.append((_translated(group.title), names))
             placed.update(s.key for s in present)
         editable = (bool, int, str, type(None))
         rest = [
@@ -207,8 +208,8 @@ def _is_flat_mapping(value: Any) -> bool:
 
 
 def _translated(msgid: str) -> str:
-    """A ruleset's msgid in the active language; "" stays "" (gettext("") is the header)."""
-    return _(msgid) if msgid else ""
+    """A ruleset's msgid in the active language and its terms; "" stays "" (the header)."""
+    return rules_gettext(msgid)
 
 
 def _initial(setting: Setting, value: Any) -> Any:

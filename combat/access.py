@@ -19,6 +19,7 @@ from characters.access import AnyUser, campaigns_for, role_in
 from characters.models import Membership
 from combat.models import Encounter
 from combat.rules.base import PromptView, Ruleset, SeatView, TableView
+from combat.terms import use_ruleset_terms
 
 
 class Refused(Exception):  # noqa: N818 - a refusal shown to the one who asked
@@ -154,4 +155,5 @@ def get_encounter_for(user: AnyUser, pk: int) -> tuple[Encounter, Viewer]:
     found = find_encounter_for(user, pk)
     if found is None:
         raise Http404("No such encounter")
+    use_ruleset_terms(found[0].ruleset)
     return found

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from characters.models import Character, CreatureTemplate
 from combat.roster import OPPONENTS, PARTY
+from combat.terms import rules_gettext_lazy
 
 MAX_COMBATANTS = 16
 MAX_PER_CREATURE = 10
@@ -61,7 +62,7 @@ class SimulatorForm(forms.Form):
             side.queryset = characters
             side.widget.choices = forms.ModelMultipleChoiceField(queryset=offered).choices
         self.offers_foes = foes_offer.exists()
-        self.fields["policy"].choices = [(k, gettext_lazy(label)) for k, label in policies]  # type: ignore[attr-defined]
+        self.fields["policy"].choices = [(k, rules_gettext_lazy(label)) for k, label in policies]  # type: ignore[attr-defined]
         self.creatures = creatures
         for creature in creatures:
             self.fields[f"creature_{creature.pk}"] = forms.IntegerField(

@@ -45,12 +45,12 @@ from combat.rules.base import (
     SeatView,
     autoplay_of,
     battle_maps_of,
-    fill,
     odds_of,
     prompts_of,
 )
 from combat.rules.registry import get_ruleset
 from combat.snapshots import LogEntry, Table
+from combat.terms import rules_gettext, rules_text, ruleset_terms
 
 REGIONS = (
     "table-status",
@@ -69,13 +69,10 @@ CACHE_SIZE = 65536
 
 
 def engine_text(template: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
-    """A text the rules made, in the viewer's language: `gettext(template) % params`.
-
-    The rules give a Polish msgid and its values; `fallback` (their Polish text) is shown when
-    there is no msgid or the translation does not format."""
-    if not template:
-        return fallback
-    return fill(_(template), params or {}, fallback or template)
+    """A text the rules made, in the viewer's language and its ruleset's terms
+    (`combat.terms.rules_text`): `fallback` (their Polish text) when there is no msgid or the
+    translation does not format."""
+    return rules_text(template, params, fallback)
 
 
 @dataclass(frozen=True)
@@ -160,13 +157,13 @@ def roll_texts(roll: Mapping[str, Any]) -> dict[str, Any]:
     summary = engine_text(str(roll.get("summary") or ""), params, "")
     label = str(roll.get("label") or "")
     modifiers = [
-        (_(str(reason)) if reason else "", value) for reason, value in roll.get("modifiers") or ()
+        (rules_gettext(str(reason)), value) for reason, value in roll.get("modifiers") or ()
     ]
     return {
         **roll,
         "result": result,
         "summary_text": summary or f"→ {result}",
-        "label_text": _(label) if label else "",
+        "label_text": rules_gettext(label),
         "modifier_texts": modifiers,
     }
 
@@ -581,7 +578,9 @@ class Board:
 
 
 def board(table: Table, spec: MapSpec, m: battlemap.BattleMap | None, rows: list[Row]) -> Board:
-    darkness = tuple((f"dark{i}", _(name)) for i, name in enumerate(spec.darkness[:3], 1))
+    darkness = tuple(
+        (f"dark{i}", rules_gettext(name)) for i, name in enumerate(spec.darkness[:3], 1)
+    )
     if m is None:
         return Board(spec, None, darkness=darkness)
     width, height = battlemap.extent(m, FIELD)
@@ -774,7 +773,8 @@ def render_region(view: View, name: str) -> str:
         return found
 
     def render() -> str:
-        return render_to_string(f"{TEMPLATE}#{name}", view.context((name,), oob=True))
+        with ruleset_terms(table.ruleset):
+            return render_to_string(f"{TEMPLATE}#{name}", view.context((name,), oob=True))
 
     return _rendered.put(at, memo((*view.key(name), language), render))
 

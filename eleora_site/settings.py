@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "characters.language.LanguageMiddleware",  # Polish unless picked: never Accept-Language
+    "combat.terms.RulesetTermsMiddleware",  # a campaign's pages read in its ruleset's terms
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

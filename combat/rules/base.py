@@ -14,7 +14,7 @@ This module imports nothing of the project at run time: the rulesets import it, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # only the protocol's annotations name them: no import at run time
@@ -34,16 +34,45 @@ def gettext_noop(s: str) -> str:
     return s
 
 
+def pgettext_noop(context: str, s: str) -> str:
+    """Mark a msgid in the message context of one ruleset (its key): a term whose English
+    differs there (`makemessages` reads `--keyword=pgettext_noop:1c,2`); no-op, returns `s`.
+    The table looks it up in the ruleset's context first (combat/terms.py)."""
+    return s
+
+
 def fill(template: str, params: Mapping[str, Any], fallback: str | None = None) -> str:
     """`template % params`, robustly: a text without `%` is returned as it is (unrelated
     params or not), and one that does not format (a stray `%`, a missing or mistyped
-    placeholder) gives `fallback`, or the template itself without one."""
+    placeholder) gives `fallback`, or the template itself without one. A param that is a
+    text itself, a `(msgid, params)` pair (`text_param`), is filled in first (in Polish here;
+    the table translates it)."""
     if "%" not in template:
         return template
+    values = {
+        name: fill(value[0], value[1]) if is_text(value) else value
+        for name, value in params.items()
+    }
     try:
-        return template % dict(params)
+        return template % values
     except (KeyError, TypeError, ValueError):
         return template if fallback is None else fallback
+
+
+def text_param(msgid: str, **params: Any) -> tuple[str, dict[str, Any]]:
+    """A param that is a text of the rules (a level, a condition's name): its msgid and params,
+    so the table shows it in the viewer's language inside the text it fills."""
+    return (msgid, params)
+
+
+def is_text(value: Any) -> bool:
+    """A `text_param(...)` param: a (msgid, params) pair (a list once stored as JSON)."""
+    return (
+        isinstance(value, tuple | list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], Mapping)
+    )
 
 
 @dataclass(frozen=True)
@@ -62,12 +91,32 @@ class StatSpec:
 
 @dataclass(frozen=True)
 class DerivedValue:
-    """A value the rules compute from a sheet, with how it was computed."""
+    """A value the rules compute from a sheet, with how it was computed.
+
+    `label` and `explanation` are Polish texts; where one is filled in from values, its
+    `*_template` and `*_params` are its msgid and values, for the sheet page to translate."""
 
     key: str
     label: str
     value: int
     explanation: str
+    explanation_template: str = ""
+    explanation_params: Mapping[str, Any] = field(default_factory=dict)
+    label_template: str = ""
+    label_params: Mapping[str, Any] = field(default_factory=dict)
+
+    def labelled(self, template: str, **params: Any) -> DerivedValue:
+        """This value under a label filled in from `params` (a name, a talent)."""
+        return replace(
+            self, label=fill(template, params), label_template=template, label_params=params
+        )
+
+    @classmethod
+    def explained(
+        cls, key: str, label: str, value: int, template: str, **params: Any
+    ) -> DerivedValue:
+        """A value whose explanation is a msgid filled with `params`."""
+        return cls(key, label, value, fill(template, params), template, params)
 
 
 class RuleViolation(Exception):  # noqa: N818 - a refusal, named as the rules name it

@@ -17,6 +17,7 @@ from combat import posts
 from combat.fragments import engine_text, memo
 from combat.roster import OPPONENTS, PARTY
 from combat.rules.base import Badge, LegalAction, OddsOption
+from combat.terms import current_ruleset
 
 register = template.Library()
 
@@ -32,7 +33,7 @@ def tr(template: str, params: Mapping[str, Any] | None = None, fallback: str = "
 @register.tag("memo")
 def do_memo(parser: Parser, token: Token) -> MemoNode:
     """`{% memo "order-row" r view.stage %}…{% endmemo %}`: the block's output remembered for
-    these values in this language, for this audience (GM or player).
+    these values in this language and ruleset's terms, for this audience (GM or player).
 
     Name every value the block reads: a value left out would show one viewer what was
     rendered for another's data. Mappings and lists are keyed by their items."""
@@ -53,6 +54,7 @@ class MemoNode(template.Node):
         viewer = context.get("viewer")
         key = (
             get_language(),
+            current_ruleset(),
             getattr(viewer, "is_gm", None),
             context.autoescape,
             *(_hashable(value.resolve(context)) for value in self.values),

@@ -318,7 +318,7 @@ def test_defences_ratings_recovery_and_movement_are_as_recorded() -> None:
         "Żywotność 5 = stopień 5 (k8); wynik co najmniej 1",
     )
     assert (values["ruch"].value, values["bieg"].value) == (12, 24)
-    assert values["bieg"].explanation == "Movement Rate 12 × 2; zużywa akcję standardową"
+    assert values["bieg"].explanation == "Szybkość ruchu 12 × 2; zużywa akcję standardową"
     assert values["ruch_pelny"].value == 24
 
 

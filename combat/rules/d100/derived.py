@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from combat.rules.base import DerivedValue, RuleViolation, StatSpec, fill, gettext_noop
+from combat.rules.base import (
+    DerivedValue,
+    RuleViolation,
+    StatSpec,
+    fill,
+    gettext_noop,
+    text_param,
+)
 from combat.rules.d100.armour import CHANGE_IN_COMBAT
 from combat.rules.d100.check import capped
 from combat.rules.d100.equipment import (
@@ -92,17 +99,12 @@ def _pair(
     hit, hit_text = threshold(sheet, profile.hit_attr, profile.hit_mods, s)
     damage, damage_text = threshold(sheet, profile.damage_attr, profile.damage_mods, s)
     return [
-        DerivedValue(
-            f"trafienie-{key}",
-            fill(gettext_noop("Trafienie: %(name)s"), {"name": name}),
-            hit,
-            hit_text,
+        DerivedValue(f"trafienie-{key}", "", hit, hit_text).labelled(
+            gettext_noop("Trafienie: %(name)s"), name=text_param(name)
         ),
         DerivedValue(
             f"obrazenia-{key}",
-            fill(gettext_noop("Efekt: %(name)s"), {"name": name})
-            if effect
-            else fill(gettext_noop("Obrażenia: %(name)s"), {"name": name}),
+            "",
             damage,
             damage_text
             if effect
@@ -110,6 +112,9 @@ def _pair(
                 gettext_noop("%(sum)s; sukces zadaje OoP × %(times)s"),
                 {"sum": damage_text, "times": s.damage_multiplier},
             ),
+        ).labelled(
+            gettext_noop("Efekt: %(name)s") if effect else gettext_noop("Obrażenia: %(name)s"),
+            name=text_param(name),
         ),
     ]
 

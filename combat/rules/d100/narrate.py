@@ -21,7 +21,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from combat.rules import battlemap
-from combat.rules.base import LogLine, Quote, RollView, RuleViolation, fill, gettext_noop
+from combat.rules.base import (
+    LogLine,
+    Quote,
+    RollView,
+    RuleViolation,
+    fill,
+    gettext_noop,
+    text_param,
+)
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import crits
 from combat.rules.d100.check import LEVEL_LABELS, TestRoll
@@ -157,7 +165,7 @@ def test_view(test: TestRoll) -> RollView:
         summary_params={
             "threshold": test.threshold,
             "oop": test.oop,
-            "level": LEVEL_LABELS.get(test.level, test.level),
+            "level": text_param(LEVEL_LABELS.get(test.level, test.level)),
         },
     )
 
@@ -289,7 +297,10 @@ def action_parts(state: EncounterState, actor: str, action: Action) -> tuple[Par
     if action.kind == "attack":
         means = means_of(state, actor, action.choice)
         return (
-            (gettext_noop("atak → %(target)s (%(means)s)"), {"target": target, "means": means}),
+            (
+                gettext_noop("atak → %(target)s (%(means)s)"),
+                {"target": target, "means": text_param(means)},
+            ),
         )
     if action.kind == "cast":
         spell = means_of(state, actor, "", action.spell)
@@ -312,11 +323,21 @@ def action_text(state: EncounterState, actor: str, action: Action) -> str:
     return "".join(fill(t, p) for t, p in action_parts(state, actor, action))
 
 
+def post_param(state: EncounterState, post: Post) -> tuple[str, dict[str, Any]]:
+    """A post in a few words, as a text param (translated where it is shown): its action and
+    its defence."""
+    parts = action_parts(state, post.actor, post.action)
+    what = {f"p{i}": text_param(t, **p) for i, (t, p) in enumerate(parts)}
+    return text_param(
+        gettext_noop("%(what)s; obrona: %(defence)s"),
+        what=text_param("".join(f"%({key})s" for key in what), **what),
+        defence=text_param(POST_DEFENCES.get(post.defence, post.defence)),
+    )
+
+
 def post_text(state: EncounterState, post: Post) -> str:
-    """A post in a few Polish words: its action and its defence."""
-    defence = POST_DEFENCES.get(post.defence, post.defence)
-    what = action_text(state, post.actor, post.action)
-    return f"{what}; {fill(gettext_noop('obrona: %(defence)s'), {'defence': defence})}"
+    """`post_param` in Polish."""
+    return fill(*post_param(state, post))
 
 
 # --- the dispatch -----------------------------------------------------------------------------
@@ -580,9 +601,9 @@ def _healed(state: EncounterState, e: Healed) -> LogLine:
 
 
 def _condition_added(names: Mapping[str, str], target: str, effect: Effect) -> LogLine:
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "name": names.get(target, target),
-        "condition": effect_label(effect),
+        "condition": text_param(effect_label(effect)),
         "start": effect.start,
         "until": effect.until,
     }
@@ -671,11 +692,11 @@ def _gm_roll(names: Mapping[str, str], e: GMRolled) -> LogLine:
         label or gettext_noop("Rzut Mistrza Gry"), view.dice, view.result, view.modifiers,
         view.sides, view.summary, view.summary_params,
     )  # fmt: skip
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "label": label or "—",
         "roll": r.roll,
         "threshold": r.threshold,
-        "level": LEVEL_LABELS.get(r.level, r.level),
+        "level": text_param(LEVEL_LABELS.get(r.level, r.level)),
     }
     if e.target:
         text = gettext_noop(
@@ -706,7 +727,7 @@ def _posted(state: EncounterState, post: Post) -> LogLine:
     """A post, hidden until the resolve when `posts_hidden` (the GM's line; the poster sees
     their own post on their turn panel)."""
     name = state.get(post.actor).name if post.actor in state.combatants else post.actor
-    what = post_text(state, post)
+    what = post_param(state, post)
     secret = state.settings.posts_hidden
     actors = [post.actor]
     if post.action.target and post.action.target in state.combatants:
@@ -925,11 +946,11 @@ def _attack(state: EncounterState, e: AttackResolved) -> LogLine:
     if e.expired:
         extra.insert(0, gettext_noop("brak reakcji w czasie"))
     amount, down = (main.amount, main.down) if main else (0, "")
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "attacker": names.get(e.attacker, e.attacker),
         "target": target.name,
         "means": e.label or means_of(state, e.attacker, e.choice, e.spell),
-        "defence": DEFENCE_LABELS.get(e.defence, e.defence),
+        "defence": text_param(DEFENCE_LABELS.get(e.defence, e.defence)),
         "dealt": e.dealt,
         "raw": e.raw,
         "soaked": e.soaked,
@@ -1042,7 +1063,7 @@ def _line(
     *,
     rolls: tuple[RollView, ...] = (),
     secret: bool = False,
-    **params: str | int,
+    **params: Any,
 ) -> LogLine:
     return _with(text, kind, actors, params, rolls=rolls, secret=secret)
 

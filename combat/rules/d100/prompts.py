@@ -21,6 +21,7 @@ from combat.rules.base import (
     RuleViolation,
     fill,
     gettext_noop,
+    text_param,
 )
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import engine
@@ -76,7 +77,10 @@ def option_templates(state: EncounterState, prompt: Prompt) -> tuple[Option, ...
     for key in prompt.options:
         test = defence_spec(state, p.target, key) if p and key in p.options else None
         if test is not None:
-            params = {"defence": DEFENCE_LABELS[key], "threshold": test.threshold(state)}
+            params = {
+                "defence": text_param(DEFENCE_LABELS[key]),
+                "threshold": test.threshold(state),
+            }
             offered.append((key, OPTION, params))
     return (*offered, (NO_REACTION, NO_DEFENCE, {}))
 

@@ -63,6 +63,7 @@ from combat.rules.base import (
     TableView,
     fill,
     gettext_noop,
+    text_param,
 )
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import engine
@@ -638,11 +639,17 @@ def action_options(
                 continue
             action = Action("attack", target=target["id"], choice=choice["key"])
             if choice["close"] and target.get("reach_template"):
-                add(action, "attack", _FAR, means=choice["label"], **target["reach_params"])
+                add(
+                    action,
+                    "attack",
+                    _FAR,
+                    means=text_param(choice["label"]),
+                    **target["reach_params"],
+                )
                 options[-1]["disabled"] = True
                 continue
             add(
-                action, "attack", attack, target=target["name"], means=choice["label"],
+                action, "attack", attack, target=target["name"], means=text_param(choice["label"]),
                 hit=choice["hit"], damage=choice["damage"],
             )  # fmt: skip
     at = gettext_noop("czar %(spell)s → %(target)s (Trafienie %(hit)s, drugi rzut %(damage)s)")
@@ -678,7 +685,7 @@ def defence_options(
             {
                 "key": d["key"],
                 "label_template": gettext_noop("%(defence)s (próg %(threshold)s)"),
-                "label_params": {"defence": d["label"], "threshold": d["threshold"]},
+                "label_params": {"defence": text_param(d["label"]), "threshold": d["threshold"]},
             }
         )
     found.append({"key": "", "label_template": gettext_noop("bez obrony"), "label_params": {}})

@@ -93,20 +93,31 @@ class EleoraRuleset:
         d = derive(parsed, s)
         armour_bonus = d.obrona - parsed.attribute("zrecznosc") - parsed.attribute("intuicja")
         return [
-            DerivedValue(
+            DerivedValue.explained(
                 "obrona",
-                "Obrona",
+                gettext_noop("Obrona"),
                 d.obrona,
-                f"Zręczność {parsed.attribute('zrecznosc')} + Intuicja "
-                f"{parsed.attribute('intuicja')} + pancerz {armour_bonus}",
+                gettext_noop("Zręczność %(zr)s + Intuicja %(int)s + pancerz %(armour)s"),
+                zr=parsed.attribute("zrecznosc"),
+                int=parsed.attribute("intuicja"),
+                armour=armour_bonus,
             ),
             DerivedValue(
                 "zdrowie", "Zdrowie", d.zdrowie, f"9 + Krzepa² ({parsed.attribute('krzepa')}²)"
             ),
-            DerivedValue("pancerz", "Pancerz", d.pancerz, "suma punktów pancerza"),
-            DerivedValue("odpornosc", "Wola (redukcja ogłuszenia)", d.odpornosc, "Wola"),
-            DerivedValue("inicjatywa", "Inicjatywa", d.inicjatywa, "2k6 + Intuicja"),
-            DerivedValue("ruch", "Podstawowy Ruch", d.ruch, "metry na akcję Ruchu"),
+            DerivedValue(
+                "pancerz", gettext_noop("Pancerz"), d.pancerz, gettext_noop("suma punktów pancerza")
+            ),
+            DerivedValue(
+                "odpornosc", gettext_noop("Wola (redukcja ogłuszenia)"), d.odpornosc, "Wola"
+            ),
+            DerivedValue("inicjatywa", gettext_noop("Inicjatywa"), d.inicjatywa, "2k6 + Intuicja"),
+            DerivedValue(
+                "ruch",
+                gettext_noop("Podstawowy Ruch"),
+                d.ruch,
+                gettext_noop("metry na akcję Ruchu"),
+            ),
             *(_attack_value(parsed, weapon, s) for weapon in parsed.weapons),
         ]
 

@@ -408,10 +408,10 @@ def _second_weapon(attacker: Combatant, profile: WeaponProfile) -> list[Modifier
     if not any(w not in (UNARMED, profile.key) for w in attacker.weapons_used):
         return []
     if profile.short:
-        return [Modifier(-1, "Druga broń (krótka)")]
+        return [Modifier(-1, gettext_noop("Druga broń (krótka)"))]
     if profile.kind == WeaponKind.HEAVY:
-        return [Modifier(-3, "Druga broń (ciężka)")]
-    return [Modifier(-2, "Druga broń (lekka)")]
+        return [Modifier(-3, gettext_noop("Druga broń (ciężka)"))]
+    return [Modifier(-2, gettext_noop("Druga broń (lekka)"))]
 
 
 def _special_modifiers(
@@ -457,7 +457,9 @@ def defence_modifiers(
     mods = [
         Modifier(0 if target.has("powalenie") else zr, "Zręczność"),
         Modifier(sheet.attribute("intuicja"), "Intuicja"),
-        Modifier(sum(a.defence_bonus for a in sheet.armour), "Pancerz (premia do Obrony)"),
+        Modifier(
+            sum(a.defence_bonus for a in sheet.armour), gettext_noop("Pancerz (premia do Obrony)")
+        ),
     ]
     if target.has("powalenie") and zr:
         mods.append(Modifier(0, "Powalenie: bez Zręczności"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from combat.rules.base import gettext_noop
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.records import replace
 
@@ -63,15 +64,15 @@ SPECS: dict[str, ConditionSpec] = {
     for s in (
         ConditionSpec(
             "inspiracja",
-            "Inspiracja",
-            "Kostka Heroizmu: +1 kość do jednego testu.",
+            gettext_noop("Inspiracja"),
+            gettext_noop("Kostka Heroizmu: +1 kość do jednego testu."),
             limit_setting="heroism_max",
             stacking="stack",
         ),
         ConditionSpec(
             "krwawienie",
-            "Krwawienie",
-            "1 obrażenie na początku każdej z 3 następnych tur.",
+            gettext_noop("Krwawienie"),
+            gettext_noop("1 obrażenie na początku każdej z 3 następnych tur."),
             limit_setting="bleeding_max",
             stacking="stack",
             tick="start",
@@ -80,35 +81,37 @@ SPECS: dict[str, ConditionSpec] = {
         ),
         ConditionSpec(
             "nieprzytomnosc",
-            "Nieprzytomność",
-            "Wyłączona z gry; ataki trafiają automatycznie.",
+            gettext_noop("Nieprzytomność"),
+            gettext_noop("Wyłączona z gry; ataki trafiają automatycznie."),
             derived=True,
         ),
         ConditionSpec(
             "odsloniecie",
-            "Odsłonięcie",
-            "Znaczniki jak Celowanie, zużywa je pierwszy atak.",
+            gettext_noop("Odsłonięcie"),
+            gettext_noop("Znaczniki jak Celowanie, zużywa je pierwszy atak."),
             limit_setting="aim_cap",
             stacking="stack",
         ),
         ConditionSpec(
             "oszolomienie",
-            "Oszołomienie",
-            "Jedna akcja w turze; obrażenia ogłuszające stają się fizycznymi.",
+            gettext_noop("Oszołomienie"),
+            gettext_noop("Jedna akcja w turze; obrażenia ogłuszające stają się fizycznymi."),
             tick="end",
             turns_setting="dazed_turns",
             stacking="single",
         ),
         ConditionSpec(
             "osaczenie",
-            "Osaczenie",
-            "Co najmniej 4 sąsiadujących wrogów: −2 do Obrony.",
+            gettext_noop("Osaczenie"),
+            gettext_noop("Co najmniej 4 sąsiadujących wrogów: −2 do Obrony."),
             derived=True,
         ),
         ConditionSpec(
             "oslepienie",
-            "Oślepienie",
-            "−3 kości do testów fizycznych, Percepcji, Ataku i Obrony (Obrona nie mniej niż 2).",
+            gettext_noop("Oślepienie"),
+            gettext_noop(
+                "−3 kości do testów fizycznych, Percepcji, Ataku i Obrony (Obrona nie mniej niż 2)."
+            ),
             tick="end",
             default_turns=1,
             stacking="single",
@@ -116,8 +119,8 @@ SPECS: dict[str, ConditionSpec] = {
         ConditionSpec("paraliz", "Paraliż", "Brak akcji i reakcji.", tick="end"),
         ConditionSpec(
             "podpalenie",
-            "Podpalenie",
-            "1 obrażenie na początku każdej z 3 następnych tur.",
+            gettext_noop("Podpalenie"),
+            gettext_noop("1 obrażenie na początku każdej z 3 następnych tur."),
             stacking="extend",
             tick="start",
             damage_per_tick=1,
@@ -125,45 +128,49 @@ SPECS: dict[str, ConditionSpec] = {
         ),
         ConditionSpec(
             "powalenie",
-            "Powalenie",
-            "Traci Zręczność w Obronie; ruch 1 m; wstaje akcją Ruchu.",
+            gettext_noop("Powalenie"),
+            gettext_noop("Traci Zręczność w Obronie; ruch 1 m; wstaje akcją Ruchu."),
         ),
         ConditionSpec(
             "rozproszenie",
-            "Rozproszenie",
-            "Przy następnym ataku traktowana jak Zaskoczona.",
+            gettext_noop("Rozproszenie"),
+            gettext_noop("Przy następnym ataku traktowana jak Zaskoczona."),
         ),
         ConditionSpec(
             "szal",
-            "Szał",
-            "+2 do Ataku, −2 do Obrony; pierwsza akcja to Atak (lub Szarża); bez strachu.",
+            gettext_noop("Szał"),
+            gettext_noop(
+                "+2 do Ataku, −2 do Obrony; pierwsza akcja to Atak (lub Szarża); bez strachu."
+            ),
             tick="end",
         ),
         ConditionSpec(
             "unieruchomienie",
-            "Unieruchomienie",
-            "−1 do testów umiejętności i Obrony na stos; brak ruchu.",
+            gettext_noop("Unieruchomienie"),
+            gettext_noop("−1 do testów umiejętności i Obrony na stos; brak ruchu."),
             limit_setting="immobilized_max",
             stacking="per_source",
         ),
         ConditionSpec(
             "zaskoczenie",
-            "Zaskoczenie",
-            "Brak reakcji obronnych (Parowanie, Ucieczka, Unik).",
+            gettext_noop("Zaskoczenie"),
+            gettext_noop("Brak reakcji obronnych (Parowanie, Ucieczka, Unik)."),
             tick="start",
             default_turns=1,
         ),
         ConditionSpec(
             "zmeczenie",
-            "Zmęczenie",
-            "−1 kość do wszystkich testów na punkt; przy 5 traci przytomność.",
+            gettext_noop("Zmęczenie"),
+            gettext_noop("−1 kość do wszystkich testów na punkt; przy 5 traci przytomność."),
             limit_setting="fatigue_max",
             stacking="stack",
         ),
         ConditionSpec(
             "efekt_umyslowy",
-            "Efekt umysłowy",
-            "Efekt wpływający na umysł (opis w notatce); Wyzwolenie: test podwojonej Woli.",
+            gettext_noop("Efekt umysłowy"),
+            gettext_noop(
+                "Efekt wpływający na umysł (opis w notatce); Wyzwolenie: test podwojonej Woli."
+            ),
             tick="end",
         ),
     )

@@ -105,7 +105,9 @@ def flanking(
         return Flank("pelna", opposite, bonus)
     for ally in sorted(near):
         if adjacent(ally, opposite):
-            return Flank("pol", ally, Modifier(settings.half_flank_bonus, "Pół-flanka"))
+            return Flank(
+                "pol", ally, Modifier(settings.half_flank_bonus, gettext_noop("Pół-flanka"))
+            )
     return Flank(None, None, None)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
+from combat.rules.base import gettext_noop
 from combat.rules.dice import RNG
 
 
@@ -46,16 +47,16 @@ class MaimingEffect:
 
 LOCATIONS: Mapping[int, Location] = MappingProxyType(
     {
-        1: Location("Głowa", "glowa"),
-        2: Location("Tułów", "tulow"),
-        3: Location("Prawa Ręka", "reka"),
-        4: Location("Lewa Ręka", "reka"),
-        5: Location("Prawa Noga", "noga"),
-        6: Location("Lewa Noga", "noga"),
+        1: Location(gettext_noop("Głowa"), "glowa"),
+        2: Location(gettext_noop("Tułów"), "tulow"),
+        3: Location(gettext_noop("Prawa Ręka"), "reka"),
+        4: Location(gettext_noop("Lewa Ręka"), "reka"),
+        5: Location(gettext_noop("Prawa Noga"), "noga"),
+        6: Location(gettext_noop("Lewa Noga"), "noga"),
     }
 )
 
-_DEATH = MaimingEffect("Śmierć", death=True)
+_DEATH = MaimingEffect(gettext_noop("Śmierć"), death=True)
 _ARM_PENALTY = "−2 kostki do testów wymagających użycia niesprawnej ręki bądź dwóch rąk"
 
 
@@ -73,17 +74,17 @@ _TABLE: dict[str, dict[int, MaimingEffect]] = {
     "noga": {
         1: _DEATH,
         # The document names leg results 2–4 without an effect: DEFAULT Kalectwo of that name.
-        2: _kalectwo("Utrata Nogi", stated=False),
-        3: _kalectwo("Okulawienie", stated=False),
-        4: _kalectwo("Podcięta stopa", stated=False),
+        2: _kalectwo(gettext_noop("Utrata Nogi"), stated=False),
+        3: _kalectwo(gettext_noop("Okulawienie"), stated=False),
+        4: _kalectwo(gettext_noop("Podcięta stopa"), stated=False),
         5: MaimingEffect(
-            "Złamanie",
+            gettext_noop("Złamanie"),
             penalty="Podstawowy Ruch −2",
             movement_penalty=2,
             duration=Duration.TRZY_TYGODNIE,
         ),
         6: MaimingEffect(
-            "Zwichnięcie",
+            gettext_noop("Zwichnięcie"),
             penalty="Podstawowy Ruch −2",
             movement_penalty=2,
             duration=Duration.DO_WYZDROWIENIA,
@@ -91,14 +92,17 @@ _TABLE: dict[str, dict[int, MaimingEffect]] = {
     },
     "reka": {
         1: _DEATH,
-        2: _kalectwo("Utrata Ręki"),
-        3: _kalectwo("Niedowład Ręki"),
-        4: _kalectwo("Utrata palców"),
+        2: _kalectwo(gettext_noop("Utrata Ręki")),
+        3: _kalectwo(gettext_noop("Niedowład Ręki")),
+        4: _kalectwo(gettext_noop("Utrata palców")),
         5: MaimingEffect(
-            "Złamanie", penalty=_ARM_PENALTY, dice_penalty=2, duration=Duration.TRZY_TYGODNIE
+            gettext_noop("Złamanie"),
+            penalty=_ARM_PENALTY,
+            dice_penalty=2,
+            duration=Duration.TRZY_TYGODNIE,
         ),
         6: MaimingEffect(
-            "Zwichnięcie",
+            gettext_noop("Zwichnięcie"),
             penalty=_ARM_PENALTY,
             dice_penalty=2,
             duration=Duration.DO_WYZDROWIENIA,
@@ -106,12 +110,12 @@ _TABLE: dict[str, dict[int, MaimingEffect]] = {
     },
     "tulow": {
         1: _DEATH,
-        2: _kalectwo("Zapadnięte Płuco"),
-        3: _kalectwo("Utrata Nerki"),
-        4: _kalectwo("Pęknięta Śledziona"),
-        5: _kalectwo("Złamane Żebra"),
+        2: _kalectwo(gettext_noop("Zapadnięte Płuco")),
+        3: _kalectwo(gettext_noop("Utrata Nerki")),
+        4: _kalectwo(gettext_noop("Pęknięta Śledziona")),
+        5: _kalectwo(gettext_noop("Złamane Żebra")),
         6: MaimingEffect(
-            "Obicie",
+            gettext_noop("Obicie"),
             penalty="−2 kostki do testów opartych na Sile, Krzepie i Zręczności",
             dice_penalty=2,
             duration=Duration.DO_WYZDROWIENIA,
@@ -119,12 +123,12 @@ _TABLE: dict[str, dict[int, MaimingEffect]] = {
     },
     "glowa": {
         1: _DEATH,
-        2: _kalectwo("Uszkodzenie Mózgu"),
-        3: _kalectwo("Utrata Oka"),
-        4: _kalectwo("Utrata Ucha"),
-        5: _kalectwo("Oszpecenie"),
+        2: _kalectwo(gettext_noop("Uszkodzenie Mózgu")),
+        3: _kalectwo(gettext_noop("Utrata Oka")),
+        4: _kalectwo(gettext_noop("Utrata Ucha")),
+        5: _kalectwo(gettext_noop("Oszpecenie")),
         6: MaimingEffect(
-            "Pęknięcie czaszki",
+            gettext_noop("Pęknięcie czaszki"),
             penalty="−2 kostki do testów opartych na Charyzmie, Intuicji i Intelekcie",
             dice_penalty=2,
             duration=Duration.TRZY_TYGODNIE,

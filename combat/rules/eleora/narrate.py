@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from combat.rules import battlemap
-from combat.rules.base import LogLine, RollView, gettext_noop
+from combat.rules.base import LogLine, RollView, gettext_noop, text_param
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.attack import SPECIAL_LABELS
@@ -106,7 +106,7 @@ def _line(
     *,
     rolls: Iterable[RollView] = (),
     secret: bool = False,
-    **params: str | int,
+    **params: Any,
 ) -> LogLine:
     return _with(text, kind, actors, params, rolls=rolls, secret=secret)
 
@@ -523,9 +523,9 @@ def _gm_rolled(state: EncounterState, e: GMRolled) -> LogLine:
 
 def _condition_added(state: EncounterState, e: ConditionAdded) -> LogLine:
     x = e.condition
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "name": _name(state, e.combatant),
-        "condition": _condition(x.key),
+        "condition": text_param(_condition(x.key)),
         "stacks": x.stacks,
         "turns": x.remaining or 0,
     }
@@ -651,13 +651,13 @@ def _health_changed(state: EncounterState, e: HealthChanged) -> LogLine | None:
 
 def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
     r = e.result
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "name": _name(state, e.combatant),
         "location_die": r.location_die,
         "effect_die": r.effect_die,
         "final": r.final_effect,
-        "location": r.location.name,
-        "effect": r.effect.name,
+        "location": text_param(r.location.name),
+        "effect": text_param(r.effect.name),
     }
     if r.death:
         text = gettext_noop(
@@ -680,12 +680,12 @@ def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
 
 def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
     r = e.result
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "medic": _name(state, e.medic),
         "name": _name(state, e.combatant),
         "final": r.final_effect,
-        "location": r.location.name,
-        "effect": r.effect.name,
+        "location": text_param(r.location.name),
+        "effect": text_param(r.effect.name),
     }
     if r.death:
         text = gettext_noop(
@@ -705,11 +705,11 @@ def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
 
 def _attack_declared(state: EncounterState, e: AttackDeclared) -> LogLine:
     a = e.attack
-    params: dict[str, str | int] = {
+    params: dict[str, Any] = {
         "attacker": _name(state, a.attacker),
         "target": _name(state, a.target),
         "weapon": a.weapon,
-        "special": SPECIAL_LABELS.get(a.special or "", a.special or ""),
+        "special": text_param(SPECIAL_LABELS.get(a.special or "", a.special or "")),
     }
     armed = a.weapon != UNARMED
     if a.opportunity:
@@ -826,7 +826,7 @@ def _prompt_opened(state: EncounterState, e: PromptOpened) -> LogLine:
             [p.actor, p.target],
             name=name,
             target=_name(state, p.target),
-            trigger=p.trigger,
+            trigger=text_param(p.trigger),
         )
     if p.kind == "ucieczka":
         return _line(
@@ -834,7 +834,7 @@ def _prompt_opened(state: EncounterState, e: PromptOpened) -> LogLine:
             "prompt",
             [p.actor],
             name=name,
-            trigger=p.trigger,
+            trigger=text_param(p.trigger),
         )
     return _line(gettext_noop("Czekamy na reakcję: %(name)s."), "prompt", [p.actor], name=name)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
-from combat.rules.base import PromptView, RuleViolation, fill, gettext_noop
+from combat.rules.base import PromptView, RuleViolation, fill, gettext_noop, text_param
 from combat.rules.eleora.attack import (
     SPECIAL_LABELS,
     best_shield,
@@ -223,7 +223,7 @@ def prompt_view(state: EncounterState, prompt: Prompt) -> PromptView:
         params = {
             "attacker": actor.name,
             "target": target.name if target else prompt.target,
-            "trigger": prompt.trigger,
+            "trigger": text_param(prompt.trigger),
         }
         msgid = (
             gettext_noop("Atak okazyjny: %(attacker)s → %(target)s (%(trigger)s)")
@@ -240,7 +240,10 @@ def prompt_view(state: EncounterState, prompt: Prompt) -> PromptView:
             **common,
         )
     if prompt.trigger:
-        msgid, params = gettext_noop("Ucieczka: %(trigger)s"), {"trigger": prompt.trigger}
+        msgid, params = (
+            gettext_noop("Ucieczka: %(trigger)s"),
+            {"trigger": text_param(prompt.trigger)},
+        )
     else:
         msgid, params = gettext_noop("Ucieczka: atak obszarowy"), {}
     return PromptView(

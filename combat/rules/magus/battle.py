@@ -97,7 +97,7 @@ def _notes(
     if running(me):
         notes.append((gettext_noop("Bieg: zużywa akcję standardową; Otoczony do końca rundy."), {}))
     elif opt.RUCH_DZIELONY in me.options and me.moved + metres >= walking_limit(state, me):
-        text = gettext_noop("Ruch dzielony: Movement Rate wykorzystany — Otoczony do końca rundy.")
+        text = gettext_noop("Ruch dzielony: szybkość ruchu wykorzystana — Otoczony do końca rundy.")
         notes.append((text, {}))
     elif opt.RUCH_DZIELONY in me.options:
         left = walking_limit(state, me) - me.moved - metres

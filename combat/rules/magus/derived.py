@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from combat.rules.base import DerivedValue, RuleViolation, StatSpec, fill, gettext_noop
+from combat.rules.base import (
+    DerivedValue,
+    RuleViolation,
+    StatSpec,
+    fill,
+    gettext_noop,
+    text_param,
+)
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import (
     ATTACK_TALENT,
@@ -117,7 +124,7 @@ def _talent_tests(sheet: Sheet, s: MagusSettings) -> list[DerivedValue]:
         values.append(
             DerivedValue(
                 f"test-{key}",
-                fill(gettext_noop("Test: %(talent)s"), {"talent": label}),
+                "",
                 step,
                 fill(
                     gettext_noop("%(talent)s %(rank)d + %(attribute)s %(value)d = %(step)s"),
@@ -129,7 +136,7 @@ def _talent_tests(sheet: Sheet, s: MagusSettings) -> list[DerivedValue]:
                         "step": _step_text(step, s),
                     },
                 ),
-            )
+            ).labelled(gettext_noop("Test: %(talent)s"), talent=text_param(label))
         )
     return values
 
@@ -179,11 +186,8 @@ def _weapon_damage(sheet: Sheet, index: int, weapon: Weapon, s: MagusSettings) -
         gettext_noop("atak: %(talent)s, %(step)s"),
         {"talent": TALENT_LABELS[talent], "step": _step_text(sheet.talent_step(talent), s)},
     )
-    return DerivedValue(
-        f"obrazenia-{index}",
-        fill(gettext_noop("Obrażenia: %(weapon)s"), {"weapon": weapon.name}),
-        step,
-        explained,
+    return DerivedValue(f"obrazenia-{index}", "", step, explained).labelled(
+        gettext_noop("Obrażenia: %(weapon)s"), weapon=weapon.name
     )
 
 
@@ -312,7 +316,7 @@ def _movement(sheet: Sheet) -> list[DerivedValue]:
             gettext_noop("Bieg (m)"),
             rate * RUNNING_FACTOR,
             fill(
-                gettext_noop("Movement Rate %(n)d × %(times)d; zużywa akcję standardową"),
+                gettext_noop("Szybkość ruchu %(n)d × %(times)d; zużywa akcję standardową"),
                 {"n": rate, "times": RUNNING_FACTOR},
             ),
         ),

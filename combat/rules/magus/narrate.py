@@ -7,8 +7,10 @@ Declarations are secret until the reveal: `Announced` is the public "X zadeklaro
 
 from __future__ import annotations
 
+from typing import Any
+
 from combat.rules import battlemap as bm
-from combat.rules.base import LogLine, RollView, fill, gettext_noop
+from combat.rules.base import LogLine, RollView, fill, gettext_noop, text_param
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus import sustained as sus
@@ -262,9 +264,15 @@ def declaration_parts(state: EncounterState, d: Declaration) -> tuple[Part, ...]
     return tuple(parts)
 
 
+def declaration_param(state: EncounterState, d: Declaration) -> tuple[str, dict[str, Any]]:
+    """A declaration as a text param (translated where it is shown), part by part."""
+    parts = {f"p{i}": text_param(t, **p) for i, (t, p) in enumerate(declaration_parts(state, d))}
+    return text_param("".join(f"%({key})s" for key in parts), **parts)
+
+
 def declaration_text(state: EncounterState, d: Declaration) -> str:
     """A declaration in a few Polish words: "atak (Miecz) → Ork; Agresywny atak"."""
-    return "".join(fill(t, p) for t, p in declaration_parts(state, d))
+    return fill(*declaration_param(state, d))
 
 
 def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901 - a dispatch
@@ -322,13 +330,13 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
         case ConditionAdded(target=t, condition=key):
             label = cond.SPECS[key].label if key in cond.SPECS else key
             text = CONDITION_TEXTS.get((key, True), gettext_noop("%(name)s: %(condition)s."))
-            return _line(text, "condition", [t], name=names[t], condition=label)
+            return _line(text, "condition", [t], name=names[t], condition=text_param(label))
         case ConditionRemoved(target=t, condition=key):
             label = cond.SPECS[key].label if key in cond.SPECS else key
             text = CONDITION_TEXTS.get(
                 (key, False), gettext_noop("%(name)s: koniec stanu %(condition)s.")
             )
-            return _line(text, "condition", [t], name=names[t], condition=label)
+            return _line(text, "condition", [t], name=names[t], condition=text_param(label))
         case RoundStarted(round=n):
             return _line(gettext_noop("Runda %(n)s: deklaracje."), "turn", [], n=n)
         case Announced(combatant=cid):
@@ -337,7 +345,7 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
             )
         case Declared(combatant=cid, declaration=d):
             text = gettext_noop("Deklaracja: %(name)s — %(what)s.")
-            what = declaration_text(state, d)
+            what = declaration_param(state, d)
             return _line(text, "declare", [cid], secret=True, name=names[cid], what=what)
         case StrainPaid():
             return _strain(state, names, event)
@@ -616,7 +624,7 @@ def _strain(state: EncounterState, names: dict[str, str], e: StrainPaid) -> LogL
     secret = state.phase == "declare"
     return _line(
         text, "damage", [e.combatant], secret=secret, name=names[e.combatant],
-        points=e.points, reason=reason, damage=e.damage,
+        points=e.points, reason=text_param(reason), damage=e.damage,
     )  # fmt: skip
 
 
@@ -650,7 +658,7 @@ def _attack(state: EncounterState, names: dict[str, str], e: AttackRolled) -> Lo
     view = e.roll.view(gettext_noop("Atak"))
     return _line(
         text, "attack", [e.attacker, e.target], rolls=(view,), attacker=names[e.attacker],
-        target=names[e.target], means=means, total=e.roll.total, dn=e.dn, level=level,
+        target=names[e.target], means=means, total=e.roll.total, dn=e.dn, level=text_param(level),
     )  # fmt: skip
 
 
@@ -703,6 +711,6 @@ def _line(
     *,
     rolls: tuple[RollView, ...] = (),
     secret: bool = False,
-    **params: str | int,
+    **params: Any,
 ) -> LogLine:
     return LogLine(text, params, kind, tuple(actors), rolls, secret)

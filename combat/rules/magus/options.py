@@ -57,7 +57,7 @@ OPTIONS: dict[str, Option] = {
             gettext_noop("Bieg"),
             "running_strain",
             True,
-            description=gettext_noop("Movement Rate ×2; zużywa akcję standardową; Otoczony"),
+            description=gettext_noop("Szybkość ruchu ×2; zużywa akcję standardową; Otoczony"),
         ),
         Option(
             AGRESYWNY,
@@ -175,7 +175,7 @@ OPTIONS: dict[str, Option] = {
             gettext_noop("Ruch dzielony"),
             "split_move_strain",
             True,
-            description=gettext_noop("ruch – atak – ruch; po zużyciu Movement Rate Otoczony"),
+            description=gettext_noop("ruch – atak – ruch; po zużyciu szybkości ruchu Otoczony"),
         ),
     )
 }

@@ -34,7 +34,7 @@ STATS: tuple[tuple[str, str], ...] = (
     ("prog_przytomnosci", gettext_noop("Próg Utraty Przytomności")),
     ("prog_smierci", gettext_noop("Próg Śmierci")),
     ("testy_zdrowienia", gettext_noop("Testy zdrowienia na dzień")),
-    ("ruch", gettext_noop("Movement Rate (m)")),
+    ("ruch", gettext_noop("Szybkość ruchu (m)")),
     ("ruch_pelny", gettext_noop("Pełna szybkość (m)")),
 )
 # Talents and skills by rank; the test step is rank + the step of the attribute beside it.

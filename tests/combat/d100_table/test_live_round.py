@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from combat import services
+from combat.rules.base import fill
 from tests.combat.d100_table.helpers import (
     BANDIT,
     HERO1,
@@ -43,7 +44,7 @@ def summaries(line: dict[str, Any]) -> list[tuple[str, int, int, str]]:
     """(label, threshold, OoP, level) of each d100 roll of a log line."""
     return [
         (r["label"], r["summary_params"]["threshold"], r["summary_params"]["oop"],
-         r["summary_params"]["level"])
+         fill("%(level)s", r["summary_params"]))
         for r in line["rolls"]
         if r["sides"] == 100
     ]  # fmt: skip

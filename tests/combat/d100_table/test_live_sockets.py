@@ -15,6 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from combat import services
+from combat.rules.base import fill
 from combat.rules.d100 import RULESET
 from tests.combat.d100_table.helpers import (
     BANDIT,
@@ -48,11 +49,7 @@ def last_lines(t: D100Table) -> list[dict[str, Any]]:
 
 def rolls_shown(line: dict[str, Any]) -> list[str]:
     """Each d100 roll of a log line as the log prints its summary."""
-    return [
-        "próg {threshold} · OoP {oop} · {level}".format(**r["summary_params"])
-        for r in line["rolls"]
-        if r["sides"] == 100
-    ]
+    return [fill(r["summary"], r["summary_params"]) for r in line["rolls"] if r["sides"] == 100]
 
 
 def row(html: str, cid: str) -> str:
@@ -121,7 +118,7 @@ async def test_a_live_round_reaches_every_tab_as_its_viewer_may_see_it(
     await p2.command({"type": "defend", "actor": milena, "prompt": prompt_id, "option": "unik"})
     await settle(t, *tabs)
     (line,) = [x for x in await database_sync_to_async(last_lines)(t) if x["rolls"]]
-    assert line["params"]["attacker"] == WOLF and line["params"]["defence"] == "Unik"
+    assert line["params"]["attacker"] == WOLF and fill("%(defence)s", line["params"]) == "Unik"
     assert p1.region("table-log") == p2.region("table-log")  # one audience: one rendering
     for tab in tabs:
         assert "data-my-prompt" not in tab.region("table-prompts")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from combat.rules import battlemap
-from combat.rules.base import LogLine, RollView
+from combat.rules.base import LogLine, RollView, fill
 from combat.rules.dice import Modifier, PoolRoll, replay_pool
 from combat.rules.eleora import narrate
 from combat.rules.eleora.commands import Command, RollInitiative, StartCombat
@@ -108,7 +108,7 @@ def told(line: LogLine | None) -> str | None:
     if line is None:
         return None
     assert line.text in MSGIDS, f"not a marked msgid: {line.text!r}"
-    return line.text % dict(line.params)
+    return fill(line.text, line.params)
 
 
 def roll(*faces: int, reason: str = "Pula") -> PoolRoll:

@@ -277,9 +277,9 @@ def _provokers(events: Iterable[Event], batch: Batch) -> list[tuple[str, str]]:
             found.append((e.actor, f"krytyczna porażka ({e.test})"))
         elif isinstance(e, AttackResolved):
             if is_critical(e.attack_roll, settings):
-                found.append((e.attacker, "krytyczna porażka (atak)"))
+                found.append((e.attacker, gettext_noop("krytyczna porażka (atak)")))
             if _defence_critical(e, settings):
-                found.append((e.target, "krytyczna porażka (Obrona)"))
+                found.append((e.target, gettext_noop("krytyczna porażka (Obrona)")))
         elif isinstance(e, ActionSpent) and not e.reaction and e.action in PROVOKING_ACTIONS:
             found.append((e.actor, PROVOKING_ACTIONS[e.action]))
     return found

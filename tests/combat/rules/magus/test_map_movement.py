@@ -75,7 +75,7 @@ def test_ruch_dzielony_then_otoczony() -> None:
     t.do(Move(actor="a", path=row(3)))  # 6 m of 12: not yet Otoczony
     assert not t.c["a"].has("otoczony")
     route = RULESET.route(t.state, "a", (0, 0), "", 0.0)
-    assert ("Ruch dzielony: Movement Rate wykorzystany — Otoczony do końca rundy.", {}) in (
+    assert ("Ruch dzielony: szybkość ruchu wykorzystana — Otoczony do końca rundy.", {}) in (
         route.notes
     )
     t.do(Attack(actor="a", target="b", weapon="Miecz"), [1, 2])

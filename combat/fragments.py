@@ -45,6 +45,7 @@ from combat.rules.base import (
     SeatView,
     autoplay_of,
     battle_maps_of,
+    is_text,
     odds_of,
     prompts_of,
 )
@@ -145,8 +146,13 @@ def _line(entry: LogEntry, line: Mapping[str, Any], first: int = 1) -> Line:
     text = engine_text(str(line.get("text", "")), line.get("params") or {}, "")
     rolls = [{**roll_texts(roll), "n": first + k} for k, roll in enumerate(line.get("rolls") or ())]
     kind, secret = line.get("kind", ""), bool(line.get("secret"))
-    quotes = tuple(line.get("quotes") or ())
+    quotes = tuple({**q, "action": _quoted(q.get("action"))} for q in line.get("quotes") or ())
     return Line(entry.seq, text, kind, rolls, secret, entry.undone, quotes)
+
+
+def _quoted(action: Any) -> str:
+    """A quoted post's action (a text param) in the viewer's language."""
+    return engine_text(action[0], action[1], action[0]) if is_text(action) else str(action or "")
 
 
 def roll_texts(roll: Mapping[str, Any]) -> dict[str, Any]:

@@ -344,11 +344,11 @@ class OddsView:
 @dataclass(frozen=True)
 class Quote:
     """A player's post a log line quotes: its `author`, the `action` it declares (as the
-    rules tell it) and the `text` the player wrote. A forum export makes each its own quoted
-    paragraph, as a forum reader expects."""
+    rules tell it: a `text_param`, shown in the viewer's language) and the `text` the player
+    wrote. A forum export makes each its own quoted paragraph, as a forum reader expects."""
 
     author: str
-    action: str = ""
+    action: tuple[str, Mapping[str, Any]] | str = ""
     text: str = ""
 
 

@@ -26,9 +26,9 @@ from django.urls import reverse
 
 from characters.models import Campaign, Character, CreatureTemplate
 from combat import services
-from combat.fragments import initials
 from combat.models import Encounter
 from combat.rules.base import autoplay_of, prompts_of, simulator_of
+from combat.rules.battlemap import token_labels
 from combat.rules.registry import get_ruleset
 from tests.site.test_i18n import messages, read_po
 
@@ -114,7 +114,7 @@ def typed_texts() -> list[str]:
     for model in (Character, CreatureTemplate):
         for obj in model.objects.all():
             found += [obj.name, getattr(obj, "notes", ""), getattr(obj, "description", "")]
-            found += [initials(obj.name), *_sheet_names(obj.sheet)]
+            found += [*token_labels([obj.name]), *_sheet_names(obj.sheet)]
     found += list(Encounter.objects.values_list("name", flat=True))
     found += ["mistrz", "gracz1", "gracz2"]
     return sorted({t for t in found if t}, key=len, reverse=True)

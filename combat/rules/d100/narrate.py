@@ -335,11 +335,6 @@ def post_param(state: EncounterState, post: Post) -> tuple[str, dict[str, Any]]:
     )
 
 
-def post_text(state: EncounterState, post: Post) -> str:
-    """`post_param` in Polish."""
-    return fill(*post_param(state, post))
-
-
 # --- the dispatch -----------------------------------------------------------------------------
 
 
@@ -757,7 +752,7 @@ def _revealed(state: EncounterState, e: PostsRevealed) -> LogLine:
         target = state.combatants.get(post.action.target or "")
         if target is not None and target.hidden:
             post = replace(post, action=replace(post.action, target=None))
-        quotes.append(Quote(c.name, post_text(state, post), post.text.strip()))
+        quotes.append(Quote(c.name, post_param(state, post), post.text.strip()))
     if not quotes:
         return _line(gettext_noop("Wpisy tury %(n)s: —."), "post", [], n=e.turn)
     line = _line(gettext_noop("Wpisy tury %(n)s:"), "post", [], n=e.turn)

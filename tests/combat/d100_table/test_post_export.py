@@ -97,3 +97,17 @@ def test_the_log_download_keeps_each_post() -> None:
     authors = [quote["author"] for quote in revealed["quotes"]]
     assert authors == [HERO1, HERO2], revealed
     assert revealed["quotes"][0]["text"] == RADEK_SAYS
+
+
+def test_a_quoted_posts_action_reads_in_the_viewers_language() -> None:
+    t = resolved_turn()
+    client = Client()
+    client.force_login(t.p2)
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302
+    page = client.get(reverse("encounter_export", args=[t.pk]), {"turn": "1", "format": "markdown"})
+    text = html.unescape(page.content.decode())
+    milena = re.search(r"> \*\*Milena\*\*.*?(?=\n[^>]|\Z)", text, re.S)
+    assert milena is not None, text
+    assert "Rest; defense: no defense" in milena.group(0), milena.group(0)
+    assert "Odpoczynek" not in milena.group(0) and "obrona" not in milena.group(0)

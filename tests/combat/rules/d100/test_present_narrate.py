@@ -305,7 +305,8 @@ def test_posts_are_the_gms_secret_while_posts_are_hidden() -> None:
 
 
 def quoted(event: Event, state: Any) -> list[tuple[str, str, str]]:
-    return [(q.author, q.action, q.text) for q in told(event, state).quotes]
+    """Each quoted post: its author, its action as the Polish page shows it, its text."""
+    return [(q.author, fill(*q.action), q.text) for q in told(event, state).quotes]
 
 
 def test_posts_revealed_quote_every_post_on_its_own_but_the_hidden_ones() -> None:

@@ -14,6 +14,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from combat.access import Viewer, sight
+from combat.rules.base import fill
 from combat.rules.d100 import RULESET, codec, engine, narrate, prompts, table
 from combat.rules.d100.commands import Attack, Damage, Expire, Post, ResolveTurn
 from combat.rules.d100.state import Action
@@ -293,7 +294,8 @@ def test_a_hidden_post_is_the_gms_until_the_turn_resolves() -> None:
     before = t.state
     resolved = lines(t, t.do(ResolveTurn(now=2000), [90]), before)
     revealed = next(line for line in resolved if line["kind"] == "post")
-    assert "Ala: Odpoczynek" in revealed["params"]["all"]
+    (quote,) = revealed["quotes"]  # the post, quoted with its author
+    assert quote["author"] == "Ala" and "Odpoczynek" in fill(*quote["action"])
     for viewer in (GM, ALA, BOB):
         assert sight(RULESET.table_view(t.state), viewer).line(revealed)
 

@@ -18,6 +18,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from characters import services
 from characters.models import Campaign, Character, CreatureTemplate
@@ -157,7 +158,16 @@ def test_a_d100_campaigns_bestiary_offers_its_own_creatures(campaign: Campaign) 
     assert "<dt>Rasa</dt><dd>Inna rasa</dd>" in page
 
 
-def test_the_sheet_page_explains_each_value_in_the_viewers_language(campaign: Campaign) -> None:
+@pytest.fixture
+def default_language_after() -> Iterator[None]:
+    """A request activates its language for the whole thread; later tests expect the default."""
+    yield
+    translation.deactivate()
+
+
+def test_the_sheet_page_explains_each_value_in_the_viewers_language(
+    campaign: Campaign, default_language_after: None
+) -> None:
     """How a threshold was computed is a msgid and params (issue 22, point 10): the attributes
     and the equipment's modifiers inside it read in English on an English page, and the Polish
     page reads as it always has."""

@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils import translation
 
 from characters import services
 from characters.forms import SheetEditor, reshape_rows
@@ -407,8 +408,15 @@ def test_the_sheet_page_shows_the_groups_and_the_explanations(campaign: Campaign
     assert "Próg Śmierci" in page
 
 
+@pytest.fixture
+def default_language_after() -> Iterator[None]:
+    """A request activates its language for the whole thread; later tests expect the default."""
+    yield
+    translation.deactivate()
+
+
 def test_the_english_sheet_page_explains_each_value_in_the_magus_books_terms(
-    campaign: Campaign,
+    campaign: Campaign, default_language_after: None
 ) -> None:
     """How a value was computed is a msgid and params (issue 22, point 10): in English the
     talents, attributes and defences inside it read as the Magus books name them, the names

@@ -167,10 +167,12 @@ def _talent_tests(sheet: Sheet, s: MagusSettings) -> list[DerivedValue]:
 
 
 def _initiative(sheet: Sheet, s: MagusSettings) -> DerivedValue:
-    shield = sheet.shield
+    worn: list[Armour | Shield] = [*sheet.armour]
+    if sheet.shield is not None:
+        worn.append(sheet.shield)
     penalties = [
         text_param(MODIFIER, value=f"− {item.initiative_penalty}", reason=item.name)
-        for item in (*sheet.armour, *([shield] if shield is not None else []))
+        for item in worn
         if item.initiative_penalty
     ]
     dexterity = text_param(gettext_noop("Zręczność %(n)d"), n=sheet.step("zrecznosc"))

@@ -9,13 +9,16 @@ profile as the single section the characters app stores (the rules read it flat:
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator, Mapping
 from io import StringIO
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from characters import services
 from characters.models import Campaign, Character, CreatureTemplate
@@ -153,6 +156,60 @@ def test_a_d100_campaigns_bestiary_offers_its_own_creatures(campaign: Campaign) 
     title = campaign.rules().sheet_sections(campaign.settings)[0].title
     assert f'<h2 id="profile-h">{title}</h2>' in page
     assert "<dt>Rasa</dt><dd>Inna rasa</dd>" in page
+
+
+@pytest.fixture
+def default_language_after() -> Iterator[None]:
+    """A request activates its language for the whole thread; later tests expect the default."""
+    yield
+    translation.deactivate()
+
+
+def test_the_sheet_page_explains_each_value_in_the_viewers_language(
+    campaign: Campaign, default_language_after: None
+) -> None:
+    """How a threshold was computed is a msgid and params (issue 22, point 10): the attributes
+    and the equipment's modifiers inside it read in English on an English page, and the Polish
+    page reads as it always has."""
+    sheet = {
+        "attributes": dict.fromkeys(
+            ("zwinnosc", "zmysly", "krzepa", "wytrzymalosc", "intelekt", "oglada"), 40
+        ),
+        "skills": {"akrobatyka": 0, "medycyna": 0},
+        "profile": {
+            "pz": 75,
+            "race": "czlowiek",
+            "transformation": "wilkolak",
+            "armour": "light",
+            "shield": True,
+        },
+        "weapons": [{"name": "Szabla", "kind": "traditional"}],
+        "spells": [],
+    }
+    character = Character.objects.create(campaign=campaign, name="Borys", sheet=sheet)
+    pages = {}
+    for language in ("en", "pl"):
+        client = client_for(campaign.gm)
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        content = client.get(character.get_absolute_url()).content.decode()
+        pages[language] = html.unescape(content)
+    for english, polish in [
+        (
+            "Agility 40 −10 (Light armour) −10 (Shield) = 20",
+            "Zwinność 40 −10 (Lekka zbroja) −10 (Tarcza) = 20",
+        ),
+        (
+            "Brawn 40 +20 (Traditional weapon) = 60; a success deals margin × 5",
+            "Krzepa 40 +20 (Broń tradycyjna) = 60; sukces zadaje OoP × 5",
+        ),
+        ("Light armour 10% + Shield 20%; Putting armour on", "Lekka zbroja 10% + Tarcza 20%; "),
+        ("<dt>Brawn (Werewolf)</dt>", "<dt>Krzepa (Wilkołak)</dt>"),
+        ("Brawn 40 +20 (Werewolf) = 60", "Krzepa 40 +20 (Wilkołak) = 60"),
+        ("<dt>Hit: Claws (Werewolf)</dt>", "<dt>Trafienie: Pazury (Wilkołak)</dt>"),
+        ("<dt>Ignored Injuries (Werewolf)</dt>", "<dt>Ignorowane Urazy (Wilkołak)</dt>"),
+    ]:
+        assert english in pages["en"] and polish in pages["pl"]
+        assert polish not in pages["en"]
 
 
 def test_the_gm_creates_a_d100_character_through_the_form(campaign: Campaign) -> None:

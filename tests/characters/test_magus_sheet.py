@@ -10,16 +10,19 @@ stand-in of its sheet half, built from the very functions the ruleset wires in.
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 from collections.abc import Iterator, Mapping
 from io import StringIO
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils import translation
 
 from characters import services
 from characters.forms import SheetEditor, reshape_rows
@@ -403,6 +406,41 @@ def test_the_sheet_page_shows_the_groups_and_the_explanations(campaign: Campaign
     assert "Broń Biała 3 + Zręczność 6 = stopień 9 (k8+k6)" in page
     assert "Stopień obrażeń broni" in page and "Eliksir zdrowienia" in page
     assert "Próg Śmierci" in page
+
+
+@pytest.fixture
+def default_language_after() -> Iterator[None]:
+    """A request activates its language for the whole thread; later tests expect the default."""
+    yield
+    translation.deactivate()
+
+
+def test_the_english_sheet_page_explains_each_value_in_the_magus_books_terms(
+    campaign: Campaign, default_language_after: None
+) -> None:
+    """How a value was computed is a msgid and params (issue 22, point 10): in English the
+    talents, attributes and defences inside it read as the Magus books name them, the names
+    the players typed as they are."""
+    spell = {"name": "Płomień", "effect_step": 8, "defence": "obrona_magiczna"}
+    sheet = magus_sheet(spells=[spell], skills={"rzucanie_czarow": 2})
+    character = Character.objects.create(campaign=campaign, name="Thorgrim", sheet=sheet)
+    client = client_for(campaign.gm)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = html.unescape(client.get(character.get_absolute_url()).content.decode())
+    for text in [
+        "Avoid Blow 2 + Dexterity 6 = step 8 (2k6)",
+        "Dexterity 6 − 1 (Kolczuga) − 1 (Tarcza) = step 4 (k6)",
+        "Strength 5 + Miecz 4 = step 9 (k8+k6); non-magic weapon: at most 9 × 3 = 27; "
+        "attack: Melee Weapons, step 9 (k8+k6)",
+        "step 8 (2k6); Spellcasting test step 7 (k12) against: Spell Defense",
+        "Kolczuga 5 + Tarcza 2; armour is defeated only by an Excellent success 2 higher",
+        "Toughness 5 = step 5 (k8); result at least 1",
+        "Movement Rate 12 × 2; uses the standard action",
+        "<dt>Effect: Płomień</dt>",
+    ]:
+        assert text in page
+    for polish in ["stopień", "Zręczność", "Unik", "Obrona Magiczna", "najwyżej", "Efekt"]:
+        assert polish not in page
 
 
 # --- import and export -------------------------------------------------------------------------

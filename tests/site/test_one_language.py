@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
@@ -293,30 +294,19 @@ def test_every_page_of_a_ruleset_reads_in_one_language(demo: None, ruleset: str)
     assert not report, "words of the other language:\n" + "\n".join(sorted(report))
 
 
-UNTRANSLATED_EXPLANATIONS = pytest.mark.xfail(
-    strict=True,
-    reason="Magus and d100 compose how a derived value was computed in Polish "
-    "(combat/rules/*/derived.py): those texts need their msgids and params "
-    "(DerivedValue.explanation_template) to be translated",
-)
-
-
-@pytest.mark.parametrize(
-    "ruleset",
-    [
-        "eleora",
-        pytest.param("magus", marks=UNTRANSLATED_EXPLANATIONS),
-        pytest.param("d100", marks=UNTRANSLATED_EXPLANATIONS),
-    ],
-)
+@pytest.mark.parametrize("ruleset", ["eleora", "magus", "d100"])
 def test_a_sheet_explains_its_derived_values_in_one_language(demo: None, ruleset: str) -> None:
-    """How each derived value of a character's sheet was computed ("Zręczność 5 + Broń Biała
-    3"), in English and in Polish."""
+    """How each derived value of a character's sheet, and of each creature of the campaign's
+    bestiary, was computed ("Zręczność 5 + Broń Biała 3"), in English and in Polish."""
     campaign = Campaign.objects.get(ruleset=ruleset)
     typed = typed_texts()
     problems = set()
-    for character in campaign.characters.all():
-        url = reverse("character-detail", args=[character.pk])
+    creatures = CreatureTemplate.objects.filter(
+        Q(campaign=campaign) | Q(campaign=None, ruleset=ruleset)
+    )
+    urls = [reverse("character-detail", args=[c.pk]) for c in campaign.characters.all()]
+    urls += [reverse("creature-detail", args=[campaign.pk, c.pk]) for c in creatures]
+    for url in urls:
         for language in ("en", "pl"):
             page = client_for("mistrz", language).get(url).content.decode()
             found = mixed_words(page, language, ruleset, typed, explanations=True)

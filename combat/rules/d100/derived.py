@@ -20,6 +20,7 @@ from combat.rules.base import (
     StatSpec,
     fill,
     gettext_noop,
+    is_text,
     text_param,
 )
 from combat.rules.d100.armour import CHANGE_IN_COMBAT
@@ -45,6 +46,15 @@ from combat.rules.d100.settings import ATTRIBUTES, SKILLS, D100Settings, setting
 ATTRIBUTES_GROUP = gettext_noop("Atrybuty")
 SKILLS_GROUP = gettext_noop("Umiejętności")
 Modifiers = tuple[tuple[str, int], ...]
+Text = tuple[str, dict[str, Any]]  # a text of the rules: its msgid and params (`text_param`)
+# How an explanation's parts follow each other (msgids, so a language may order them its way).
+AND_THEN = gettext_noop("%(first)s; %(then)s")
+SPACED = gettext_noop("%(first)s %(then)s")
+PLUS = gettext_noop("%(first)s + %(then)s")
+MODIFIER = gettext_noop("%(value)s (%(reason)s)")
+TOTAL = gettext_noop("%(sum)s = %(total)s")
+PERCENT = gettext_noop("%(item)s %(percent)s%%")
+WITH_KIND = gettext_noop("%(name)s (%(kind)s)")  # "Krzepa (Wilkołak)", "Pazury (Wampir)"
 
 
 def attribute_specs(
@@ -72,49 +82,69 @@ def _signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
 
 
+def _joined(msgid: str, first: Any, *rest: Any) -> Any:
+    """The parts one after another, as `msgid` (`AND_THEN`, `SPACED`, `PLUS`) puts two
+    together."""
+    for part in rest:
+        first = text_param(msgid, first=first, then=part)
+    return first
+
+
+def _modifier(reason: str, value: int) -> Text:
+    """ "+5 (Broń mała/szermiercza)": the reason a term of the rules (or a GM's kind, data)."""
+    return text_param(MODIFIER, value=_signed(value), reason=text_param(reason))
+
+
+def _explained(key: str, label: str, value: int, text: Any) -> DerivedValue:
+    """A value with how it was computed: a text of the rules (its msgid and params, so the
+    sheet page shows it in the viewer's language), or a plain text."""
+    if not is_text(text):
+        return DerivedValue(key, label, value, str(text))
+    template, params = text
+    return DerivedValue(key, label, value, fill(template, params), template, params)
+
+
 def threshold(
     sheet: Mapping[str, Any], attribute: str, mods: Modifiers, s: D100Settings
-) -> tuple[int, str]:
-    """attribute + the capped modifiers, and the sum written out."""
+) -> tuple[int, Text]:
+    """attribute + the capped modifiers, and the sum written out (a text of the rules)."""
     base = _value(sheet, attribute)
     modifier = capped(mods, s)
-    text = f"{ATTRIBUTE_LABELS[attribute]} {base}"
-    text += "".join(f" {_signed(value)} ({reason})" for reason, value in mods)
+    parts: list[Any] = [_joined(SPACED, text_param(ATTRIBUTE_LABELS[attribute]), base)]
+    parts += [_modifier(reason, value) for reason, value in mods]
     if modifier != sum(value for _reason, value in mods):
-        text += " " + fill(
-            gettext_noop("(modyfikatory najwyżej ±%(cap)s)"), {"cap": s.modifier_cap}
-        )
-    return base + modifier, f"{text} = {base + modifier}"
+        cap = gettext_noop("(modyfikatory najwyżej ±%(cap)s)")
+        parts.append(text_param(cap, cap=s.modifier_cap))
+    return base + modifier, text_param(TOTAL, sum=_joined(SPACED, *parts), total=base + modifier)
 
 
 def _pair(
     sheet: Mapping[str, Any],
     key: str,
-    name: str,
+    name: Text,
     profile: AttackProfile,
     s: D100Settings,
     effect: bool = False,
 ) -> list[DerivedValue]:
-    """The hit and the damage (or, for an effect or summoning spell, the effect) test."""
+    """The hit and the damage (or, for an effect or summoning spell, the effect) test; `name`
+    the attack's (a term of the rules, or a name as `text_param(name)`)."""
     hit, hit_text = threshold(sheet, profile.hit_attr, profile.hit_mods, s)
     damage, damage_text = threshold(sheet, profile.damage_attr, profile.damage_mods, s)
+    deals = gettext_noop("%(sum)s; sukces zadaje OoP × %(times)s")
     return [
-        DerivedValue(f"trafienie-{key}", "", hit, hit_text).labelled(
-            gettext_noop("Trafienie: %(name)s"), name=text_param(name)
+        _explained(f"trafienie-{key}", "", hit, hit_text).labelled(
+            gettext_noop("Trafienie: %(name)s"), name=name
         ),
-        DerivedValue(
+        _explained(
             f"obrazenia-{key}",
             "",
             damage,
             damage_text
             if effect
-            else fill(
-                gettext_noop("%(sum)s; sukces zadaje OoP × %(times)s"),
-                {"sum": damage_text, "times": s.damage_multiplier},
-            ),
+            else text_param(deals, sum=damage_text, times=s.damage_multiplier),
         ).labelled(
             gettext_noop("Efekt: %(name)s") if effect else gettext_noop("Obrażenia: %(name)s"),
-            name=text_param(name),
+            name=name,
         ),
     ]
 
@@ -147,19 +177,19 @@ def _attacks(sheet: Mapping[str, Any], s: D100Settings, transformed: str) -> lis
         if kind is None or kind.style == "magic":
             continue
         profile = attack_profile(sheet, f"w{index}", s)
-        values += _pair(sheet, f"w{index}", profile.label, profile, s)
+        values += _pair(sheet, f"w{index}", text_param(profile.label), profile, s)
     unarmed = attack_profile(sheet, "unarmed", s)
-    values += _pair(sheet, "unarmed", unarmed.label, unarmed, s)
+    values += _pair(sheet, "unarmed", text_param(unarmed.label), unarmed, s)
     try:
         claws = attack_profile(sheet, "claws", s, transformed=transformed)
     except RuleViolation:
         pass
     else:
-        values += _pair(sheet, "claws", claws.label, claws, s)
+        values += _pair(sheet, "claws", text_param(claws.label), claws, s)
     for index, spell in enumerate(sheet.get("spells") or ()):
         profile = attack_profile(sheet, f"spell:{index}", s)
         name, effect = str(spell.get("name", "")), spell.get("kind", "damage") != "damage"
-        values += _pair(sheet, f"spell{index}", name, profile, s, effect)
+        values += _pair(sheet, f"spell{index}", text_param(name), profile, s, effect)
     return values
 
 
@@ -167,26 +197,25 @@ def _defences(sheet: Mapping[str, Any], s: D100Settings) -> list[DerivedValue]:
     dodge, dodge_text = threshold(sheet, "zwinnosc", dodge_penalties(sheet, s), s)
     block, block_text = threshold(sheet, s.block_attribute, (), s)
     if not can_block(sheet, s):
-        block, block_text = 0, gettext_noop("Blok wymaga broni albo tarczy")
+        block, block_text = 0, text_param(gettext_noop("Blok wymaga broni albo tarczy"))
     resistance, resistance_text = threshold(sheet, "wytrzymalosc", (), s)
     if s.resistance_roll:
-        resistance_text += "; " + fill(
-            gettext_noop("sukces odejmuje OoP × %(times)s obrażeń"), {"times": s.damage_multiplier}
+        takes_off = gettext_noop("sukces odejmuje OoP × %(times)s obrażeń")
+        resistance_text = _joined(
+            AND_THEN, resistance_text, text_param(takes_off, times=s.damage_multiplier)
         )
     mind, mind_text = threshold(sheet, s.mind_attribute, (), s)
     rest, rest_text = threshold(sheet, "oglada", (), s)
-    rest_text += "; " + fill(
-        gettext_noop(
-            "akcja pełna; sukces leczy OoP × %(times)s PŻ, gdy nikt nie zaatakował w tej turze"
-        ),
-        {"times": s.rest_multiplier},
+    heals = gettext_noop(
+        "akcja pełna; sukces leczy OoP × %(times)s PŻ, gdy nikt nie zaatakował w tej turze"
     )
+    rest_text = _joined(AND_THEN, rest_text, text_param(heals, times=s.rest_multiplier))
     return [
-        DerivedValue("unik", gettext_noop("Unik"), dodge, dodge_text),
-        DerivedValue("blok", gettext_noop("Blok"), block, block_text),
-        DerivedValue("odpornosc", gettext_noop("Odporność"), resistance, resistance_text),
-        DerivedValue("obrona_umyslu", gettext_noop("Obrona przed magią umysłu"), mind, mind_text),
-        DerivedValue("odpoczynek", gettext_noop("Odpoczynek"), rest, rest_text),
+        _explained("unik", gettext_noop("Unik"), dodge, dodge_text),
+        _explained("blok", gettext_noop("Blok"), block, block_text),
+        _explained("odpornosc", gettext_noop("Odporność"), resistance, resistance_text),
+        _explained("obrona_umyslu", gettext_noop("Obrona przed magią umysłu"), mind, mind_text),
+        _explained("odpoczynek", gettext_noop("Odpoczynek"), rest, rest_text),
     ]
 
 
@@ -194,15 +223,16 @@ def _armour(sheet: Mapping[str, Any], s: D100Settings) -> DerivedValue:
     parts = []
     key = str(sheet.get("armour") or "")
     if key in s.armour_rows:
-        parts.append(f"{label_of(ARMOUR_LABELS, key)} {s.armour_rows[key].reduction}%")
+        armour = text_param(label_of(ARMOUR_LABELS, key))
+        parts.append(text_param(PERCENT, item=armour, percent=s.armour_rows[key].reduction))
     if shield_allowed(sheet, s):
-        parts.append(f"{SHIELD_LABEL} {s.shield[0]}%")
-    text = " + ".join(parts) if parts else gettext_noop("bez zbroi i tarczy")
-    return DerivedValue(
+        parts.append(text_param(PERCENT, item=text_param(SHIELD_LABEL), percent=s.shield[0]))
+    text = _joined(PLUS, *parts) if parts else text_param(gettext_noop("bez zbroi i tarczy"))
+    return _explained(
         "pancerz",
         gettext_noop("Redukcja obrażeń (%)"),
         armour_reduction(sheet, s),
-        f"{text}; {CHANGE_IN_COMBAT}",
+        _joined(AND_THEN, text, text_param(CHANGE_IN_COMBAT)),
     )
 
 
@@ -211,17 +241,20 @@ def _transformation(sheet: Mapping[str, Any], s: D100Settings) -> list[DerivedVa
     kind = str(sheet.get("transformation") or "")
     if kind not in s.transformation_rows:
         return []
-    label = label_of(TRANSFORMATION_LABELS, kind)
+    label = text_param(label_of(TRANSFORMATION_LABELS, kind))
     values = []
     for attribute, mod in transformation_mods(kind, s).items():
-        base = _value(sheet, attribute)
+        base, term = _value(sheet, attribute), text_param(ATTRIBUTE_LABELS[attribute])
+        changed = _joined(
+            SPACED, term, base, text_param(MODIFIER, value=_signed(mod), reason=label)
+        )
         values.append(
-            DerivedValue(
+            _explained(
                 f"przemiana-{attribute}",
-                f"{ATTRIBUTE_LABELS[attribute]} ({label})",
+                "",
                 base + mod,
-                f"{ATTRIBUTE_LABELS[attribute]} {base} {_signed(mod)} ({label}) = {base + mod}",
-            )
+                text_param(TOTAL, sum=changed, total=base + mod),
+            ).labelled(WITH_KIND, name=term, kind=label)
         )
     claws = attack_profile(sheet, "claws", s, transformed=kind)
     claws = replace(
@@ -229,14 +262,15 @@ def _transformation(sheet: Mapping[str, Any], s: D100Settings) -> list[DerivedVa
         hit_mods=claws.hit_mods + transformation_modifiers(kind, claws.hit_attr, s),
         damage_mods=claws.damage_mods + transformation_modifiers(kind, claws.damage_attr, s),
     )
-    values += _pair(sheet, f"claws-{kind}", f"{claws.label} ({label})", claws, s)
+    name = text_param(WITH_KIND, name=text_param(claws.label), kind=label)
+    values += _pair(sheet, f"claws-{kind}", name, claws, s)
     values.append(
         DerivedValue(
             "przemiana-urazy",
-            fill(gettext_noop("Ignorowane Urazy (%(kind)s)"), {"kind": label}),
+            "",
             s.transform_ignored_injuries,
             gettext_noop("po przemianie, do końca walki: dopiero kolejny Uraz ma skutki"),
-        )
+        ).labelled(gettext_noop("Ignorowane Urazy (%(kind)s)"), kind=label)
     )
     return values
 

@@ -20,6 +20,7 @@ from combat.rules.base import (
     StatSpec,
     fill,
     gettext_noop,
+    is_text,
     text_param,
 )
 from combat.rules.magus.settings import MagusSettings
@@ -44,6 +45,12 @@ RUNNING_FACTOR = 2
 
 LABELS = dict((*ATTRIBUTES, *STATS))
 TALENT_LABELS = {key: label for key, label, _attribute in TALENTS}
+# How an explanation's parts follow each other (msgids, so a language may order them its way).
+AND_THEN = gettext_noop("%(first)s; %(then)s")
+SPACED = gettext_noop("%(first)s %(then)s")
+MODIFIER = gettext_noop("%(value)s (%(reason)s)")
+TOTAL = gettext_noop("%(sum)s = %(total)s")
+Text = tuple[str, dict[str, Any]]  # a text of the rules: its msgid and params (`text_param`)
 
 
 def settings_of(settings: Mapping[str, Any] | MagusSettings | None) -> MagusSettings:
@@ -77,20 +84,42 @@ def skill_specs(settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ..
 
 def dice(step: int, settings: MagusSettings) -> str:
     """A step's action dice in Polish notation ("k8+k6"), or why there are none."""
+    found = _dice(step, settings)
+    return found if isinstance(found, str) else fill(*found)
+
+
+def _dice(step: int, settings: MagusSettings) -> str | Text:
+    """The dice's notation, or the text of why there are none (translated where shown)."""
     if step < 1:
-        return fill(gettext_noop("stopień %(step)d: brak kości"), {"step": step})
+        return text_param(gettext_noop("stopień %(step)d: brak kości"), step=step)
     try:
         return settings.table.dice_for(step).notation("k")
     except RuleViolation:
-        return fill(
-            gettext_noop("poza tabelą stopni (1–%(highest)d)"), {"highest": settings.table.highest}
+        return text_param(
+            gettext_noop("poza tabelą stopni (1–%(highest)d)"), highest=settings.table.highest
         )
 
 
-def _step_text(step: int, settings: MagusSettings) -> str:
-    return fill(
-        gettext_noop("stopień %(step)d (%(dice)s)"), {"step": step, "dice": dice(step, settings)}
+def _step_text(step: int, settings: MagusSettings) -> Text:
+    return text_param(
+        gettext_noop("stopień %(step)d (%(dice)s)"), step=step, dice=_dice(step, settings)
     )
+
+
+def _joined(msgid: str, first: Any, *rest: Any) -> Any:
+    """The parts one after another, as `msgid` (`AND_THEN`, `SPACED`) puts two together."""
+    for part in rest:
+        first = text_param(msgid, first=first, then=part)
+    return first
+
+
+def _explained(key: str, label: str, value: int, text: Any) -> DerivedValue:
+    """A value with how it was computed: a text of the rules (its msgid and params, so the
+    sheet page shows it in the viewer's language), or a plain text (names and numbers)."""
+    if not is_text(text):
+        return DerivedValue(key, label, value, str(text))
+    template, params = text
+    return DerivedValue(key, label, value, fill(template, params), template, params)
 
 
 def derived_values(
@@ -121,72 +150,67 @@ def _talent_tests(sheet: Sheet, s: MagusSettings) -> list[DerivedValue]:
         if rank <= 0:
             continue
         step = sheet.talent_step(key)
+        explained = text_param(
+            gettext_noop("%(talent)s %(rank)d + %(attribute)s %(value)d = %(step)s"),
+            talent=text_param(label),
+            rank=rank,
+            attribute=text_param(LABELS[attribute]),
+            value=sheet.step(attribute),
+            step=_step_text(step, s),
+        )
         values.append(
-            DerivedValue(
-                f"test-{key}",
-                "",
-                step,
-                fill(
-                    gettext_noop("%(talent)s %(rank)d + %(attribute)s %(value)d = %(step)s"),
-                    {
-                        "talent": label,
-                        "rank": rank,
-                        "attribute": LABELS[attribute],
-                        "value": sheet.step(attribute),
-                        "step": _step_text(step, s),
-                    },
-                ),
-            ).labelled(gettext_noop("Test: %(talent)s"), talent=text_param(label))
+            _explained(f"test-{key}", "", step, explained).labelled(
+                gettext_noop("Test: %(talent)s"), talent=text_param(label)
+            )
         )
     return values
 
 
 def _initiative(sheet: Sheet, s: MagusSettings) -> DerivedValue:
-    explained = fill(gettext_noop("Zręczność %(n)d"), {"n": sheet.step("zrecznosc")})
-    for armour in sheet.armour:
-        if armour.initiative_penalty:
-            explained += f" − {armour.initiative_penalty} ({armour.name})"
-    shield = sheet.shield
-    if shield is not None and shield.initiative_penalty:
-        explained += f" − {shield.initiative_penalty} ({shield.name})"
+    worn: list[Armour | Shield] = [*sheet.armour]
+    if sheet.shield is not None:
+        worn.append(sheet.shield)
+    penalties = [
+        text_param(MODIFIER, value=f"− {item.initiative_penalty}", reason=item.name)
+        for item in worn
+        if item.initiative_penalty
+    ]
+    dexterity = text_param(gettext_noop("Zręczność %(n)d"), n=sheet.step("zrecznosc"))
     step = sheet.initiative_step
-    return DerivedValue(
-        "inicjatywa",
-        gettext_noop("Inicjatywa"),
-        step,
-        f"{explained} = {_step_text(step, s)}",
+    explained = text_param(
+        TOTAL, sum=_joined(SPACED, dexterity, *penalties), total=_step_text(step, s)
     )
+    return _explained("inicjatywa", gettext_noop("Inicjatywa"), step, explained)
 
 
 def _weapon_damage(sheet: Sheet, index: int, weapon: Weapon, s: MagusSettings) -> DerivedValue:
     """Siła + the weapon's step; the ×3 cap of a non-magic weapon; the attack talent's step."""
     step = sheet.damage_step(weapon)
-    explained = fill(
+    damage = text_param(
         gettext_noop("Siła %(strength)d + %(weapon)s %(damage)d = %(step)s"),
-        {
-            "strength": sheet.step("sila"),
-            "weapon": weapon.name,
-            "damage": weapon.damage,
-            "step": _step_text(step, s),
-        },
+        strength=sheet.step("sila"),
+        weapon=weapon.name,
+        damage=weapon.damage,
+        step=_step_text(step, s),
     )
-    if weapon.magic:
-        explained += "; " + gettext_noop("broń magiczna: bez górnej granicy obrażeń")
-    else:
-        explained += "; " + fill(
+    cap = (
+        text_param(gettext_noop("broń magiczna: bez górnej granicy obrażeń"))
+        if weapon.magic
+        else text_param(
             gettext_noop("broń niemagiczna: najwyżej %(step)d × %(times)d = %(max)d"),
-            {
-                "step": step,
-                "times": s.max_damage_multiplier,
-                "max": step * s.max_damage_multiplier,
-            },
+            step=step,
+            times=s.max_damage_multiplier,
+            max=step * s.max_damage_multiplier,
         )
-    talent = ATTACK_TALENT.get(weapon.kind, "bron_biala")
-    explained += "; " + fill(
-        gettext_noop("atak: %(talent)s, %(step)s"),
-        {"talent": TALENT_LABELS[talent], "step": _step_text(sheet.talent_step(talent), s)},
     )
-    return DerivedValue(f"obrazenia-{index}", "", step, explained).labelled(
+    talent = ATTACK_TALENT.get(weapon.kind, "bron_biala")
+    attack = text_param(
+        gettext_noop("atak: %(talent)s, %(step)s"),
+        talent=text_param(TALENT_LABELS[talent]),
+        step=_step_text(sheet.talent_step(talent), s),
+    )
+    explained = _joined(AND_THEN, damage, cap, attack)
+    return _explained(f"obrazenia-{index}", "", step, explained).labelled(
         gettext_noop("Obrażenia: %(weapon)s"), weapon=weapon.name
     )
 
@@ -194,24 +218,21 @@ def _weapon_damage(sheet: Sheet, index: int, weapon: Weapon, s: MagusSettings) -
 def _spell(sheet: Sheet, index: int, s: MagusSettings) -> DerivedValue:
     spell = sheet.spells[index]
     casting = sheet.talent_step("rzucanie_czarow")
-    return DerivedValue(
-        f"czar-{index}",
-        fill(gettext_noop("Efekt: %(spell)s"), {"spell": spell.name}),
-        spell.effect_step,
-        fill(
-            gettext_noop("%(effect)s; test Rzucania czarów %(casting)s przeciw: %(defence)s"),
-            {
-                "effect": _step_text(spell.effect_step, s),
-                "casting": _step_text(casting, s),
-                "defence": LABELS.get(spell.defence, spell.defence),
-            },
-        ),
+    explained = text_param(
+        gettext_noop("%(effect)s; test Rzucania czarów %(casting)s przeciw: %(defence)s"),
+        effect=_step_text(spell.effect_step, s),
+        casting=_step_text(casting, s),
+        defence=text_param(LABELS.get(spell.defence, spell.defence)),
+    )
+    return _explained(f"czar-{index}", "", spell.effect_step, explained).labelled(
+        gettext_noop("Efekt: %(spell)s"), spell=spell.name
     )
 
 
-def _sum_text(parts: list[tuple[str, int]]) -> str:
+def _sum_text(parts: list[tuple[str, int]]) -> str | Text:
+    """The armour pieces' names and points added up, or the text that there are none."""
     if not parts:
-        return gettext_noop("bez pancerza")
+        return text_param(gettext_noop("bez pancerza"))
     return " + ".join(f"{name} {value}" for name, value in parts)
 
 
@@ -237,16 +258,14 @@ def _armour(sheet: Sheet, raises: bool) -> list[DerivedValue]:
         ),
     ):
         parts = [(a.name, of_item(a)) for a in sheet.armour if of_item(a)]
-        values.append(DerivedValue(key, label, total, _sum_text(parts)))
+        values.append(_explained(key, label, total, _sum_text(parts)))
         if shield is not None:
-            explained = _sum_text([*parts, (shield.name, of_item(shield))])
+            explained: Any = _sum_text([*parts, (shield.name, of_item(shield))])
             if raises and of_item(shield):
-                explained += "; " + fill(
-                    gettext_noop("przebicie wymaga Ogromnego sukcesu o %(n)d wyżej"),
-                    {"n": of_item(shield)},
-                )
+                penetration = gettext_noop("przebicie wymaga Ogromnego sukcesu o %(n)d wyżej")
+                explained = _joined(AND_THEN, explained, text_param(penetration, n=of_item(shield)))
             values.append(
-                DerivedValue(f"{key}_z_tarcza", with_label, total + of_item(shield), explained)
+                _explained(f"{key}_z_tarcza", with_label, total + of_item(shield), explained)
             )
     return values
 
@@ -284,13 +303,14 @@ def _recovery(sheet: Sheet, s: MagusSettings) -> list[DerivedValue]:
             sheet.stat("testy_zdrowienia"),
             gettext_noop("z karty; przy jednym teście dziennie: tylko po nocnym odpoczynku"),
         ),
-        DerivedValue(
+        _explained(
             "stopien_zdrowienia",
             gettext_noop("Test zdrowienia"),
             toughness,
-            fill(
+            text_param(
                 gettext_noop("Żywotność %(n)d = %(step)s; wynik co najmniej 1"),
-                {"n": toughness, "step": _step_text(toughness, s)},
+                n=toughness,
+                step=_step_text(toughness, s),
             ),
         ),
     ]
@@ -311,13 +331,14 @@ def _movement(sheet: Sheet) -> list[DerivedValue]:
             sheet.stat("ruch_pelny"),
             gettext_noop("z karty; szarżujący wierzchowiec biegnie najwyżej tyle"),
         ),
-        DerivedValue(
+        _explained(
             "bieg",
             gettext_noop("Bieg (m)"),
             rate * RUNNING_FACTOR,
-            fill(
+            text_param(
                 gettext_noop("Szybkość ruchu %(n)d × %(times)d; zużywa akcję standardową"),
-                {"n": rate, "times": RUNNING_FACTOR},
+                n=rate,
+                times=RUNNING_FACTOR,
             ),
         ),
     ]

@@ -10,7 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import (
+    CONTEXT_SEPARATOR,
+    RuleViolation,
+    gettext_noop,
+    pgettext_noop,
+    text_param,
+)
 from combat.rules.dice import Modifier, PoolRoll, pool_size
 from combat.rules.eleora import grid, space
 from combat.rules.eleora.environment import improvised_modifier
@@ -31,11 +37,14 @@ from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, Pendin
 
 MELEE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "powalenie"})
 NO_DAMAGE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "oslepienie"})
-SPECIAL_LABELS = {
-    "odepchniecie": "Odepchnięcie",
-    "schwytanie": "Schwytanie",
-    "powalenie": "Powalenie",
-    "oslepienie": "Oślepienie",
+# The special attacks' names, msgids in a context of their own: Powalenie the attack (Trip)
+# is not Powalenie the condition (Prone), nor Oślepienie (Blind) the condition (Blinded).
+_ATTACK = "eleora attack" + CONTEXT_SEPARATOR
+SPECIAL_MSGIDS = {
+    "odepchniecie": _ATTACK + pgettext_noop("eleora attack", "Odepchnięcie"),
+    "schwytanie": _ATTACK + pgettext_noop("eleora attack", "Schwytanie"),
+    "powalenie": _ATTACK + pgettext_noop("eleora attack", "Powalenie"),
+    "oslepienie": _ATTACK + pgettext_noop("eleora attack", "Oślepienie"),
 }
 
 
@@ -191,7 +200,7 @@ def check_attack(
         raise RuleViolation(
             "atak_specjalny",
             gettext_noop("%(special)s to atak wręcz, nie dystansowy."),
-            special=SPECIAL_LABELS[special],
+            special=text_param(SPECIAL_MSGIDS[special]),
         )
     if profile.ranged:
         _check_ranged(attacker, profile)

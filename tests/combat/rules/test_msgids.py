@@ -87,15 +87,18 @@ def test_a_disabled_action_carries_the_refusals_msgid_and_params() -> None:
     )
 
 
-def test_action_labels_are_msgids_but_przygotowanie_is_shown_as_it_is() -> None:
+def test_action_labels_are_msgids_przygotowanie_in_a_context_of_its_own() -> None:
     actions = {a.key: a for a in legal_actions(duel(), "ala")}  # type: ignore[arg-type]
     assert actions["atak"].label_template == actions["atak"].label == "Atak"
     assert actions["koniec_tury"].label_template == "Koniec tury"
     assert actions["parowanie"].label_template == "Parowanie"
-    # The msgid "Przygotowanie" is the setup phase ("Setup"); the action is a rule term.
+    # The msgid "Przygotowanie" is the setup phase ("Setup"); the action has its own context.
     prepare = actions["przygotowanie"]
-    assert (prepare.label, prepare.label_template) == ("Przygotowanie", "")
-    assert all(a.label_template for key, a in actions.items() if key != "przygotowanie")
+    assert (prepare.label, prepare.label_template) == (
+        "Przygotowanie",
+        "eleora action\x04Przygotowanie",
+    )
+    assert all(a.label_template for a in actions.values())
 
 
 def test_every_unavailable_action_has_a_msgid_for_its_reason() -> None:
@@ -116,7 +119,7 @@ def test_a_prompt_card_carries_msgids_for_its_label_and_options() -> None:
     (view,) = open_prompts(state)
     assert view.label == "Atak: Wilk → Ala (bez broni)"
     assert view.label_template == "%(kind)s: %(attacker)s → %(target)s (bez broni)"
-    assert view.label_template % view.label_params == view.label
+    assert fill(view.label_template, view.label_params) == view.label  # the kind: a text param
     assert [(key, msgid % params) for key, msgid, params in view.option_templates] == list(
         view.options
     )

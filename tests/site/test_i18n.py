@@ -1,4 +1,4 @@
-"""Polish by default, English on request: the switch, the catalogue, and rule terms kept Polish.
+"""Polish by default, English on request: the switch, the catalogue, and the rule terms.
 
 The msgids are the Polish source text, so Polish needs no catalogue; English lives in
 locale/en/LC_MESSAGES/django.po (compiled to django.mo by `make messages`).

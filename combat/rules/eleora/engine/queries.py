@@ -74,7 +74,7 @@ def _label_msgid(label: str) -> str:
     return PREPARE_MSGID if label == PREPARE else label
 
 
-# (key, label msgid, probe): the labels are rule terms, kept Polish in English too.
+# (key, label msgid, probe): the labels are rule terms, in the English digest's words.
 ACTIONS: tuple[tuple[str, str, Probe | None], ...] = (
     ("atak", gettext_noop("Atak"), _attack_probe),
     ("celowanie", gettext_noop("Celowanie"), _aim_probe),

@@ -282,7 +282,9 @@ def attack_modifiers(
     if screen is not None:
         mods.append(screen.modifier)
     elif profile.ranged and screened:  # the GM's ruling, for what the map does not show
-        mods.append(Modifier(-s.ranged_cover_penalty, "Cel zasłonięty lub za przeszkodą"))
+        mods.append(
+            Modifier(-s.ranged_cover_penalty, gettext_noop("Cel zasłonięty lub za przeszkodą"))
+        )
     if attacker.has("szal"):
         mods.append(Modifier(s.frenzy_attack_bonus, "Szał"))
     mods += penalties(state, attacker, skill_test=True, fields=exchange_fields(attacker, target))
@@ -393,7 +395,9 @@ def _weapon_modifiers(
     if profile.improvised:
         mods.append(improvised_modifier(s))
     if profile.key == UNARMED and _armed_in_melee(target):
-        mods.append(Modifier(-s.unarmed_vs_armed_penalty, "Bez broni przeciw uzbrojonemu"))
+        mods.append(
+            Modifier(-s.unarmed_vs_armed_penalty, gettext_noop("Bez broni przeciw uzbrojonemu"))
+        )
     if not opportunity:
         mods += _second_weapon(attacker, profile)
     return mods
@@ -471,7 +475,7 @@ def defence_modifiers(
         ),
     ]
     if target.has("powalenie") and zr:
-        mods.append(Modifier(0, "Powalenie: bez Zręczności"))
+        mods.append(Modifier(0, gettext_noop("Powalenie: bez Zręczności")))
     if target.guard_bonus:
         mods.append(Modifier(target.guard_bonus, "Zasłona"))
     if "parowanie" in attack.reactions:

@@ -101,7 +101,7 @@ def flanking(
     opposite = (2 * target[0] - attacker[0], 2 * target[1] - attacker[1])
     near = [a for a in allies if adjacent(a, target) and a != attacker]
     if opposite in near:
-        bonus = Modifier(settings.full_flank_bonus, "Flankowanie pełne")
+        bonus = Modifier(settings.full_flank_bonus, gettext_noop("Flankowanie pełne"))
         return Flank("pelna", opposite, bonus)
     for ally in sorted(near):
         if adjacent(ally, opposite):

@@ -24,6 +24,7 @@ from combat.rules.eleora.engine.queries import condition_badges, legal_actions
 from combat.rules.eleora.prompts import open_prompts
 from combat.rules.eleora.sheet import Shield
 from tests.combat.rules.engine_kit import begin, make_combatant, make_sheet, make_state, step
+from tests.site.test_i18n import EN_PO, read_po
 
 RULES = Path(__file__).resolve().parents[3] / "combat" / "rules"
 MARK = "gettext_noop"
@@ -311,3 +312,20 @@ def test_no_engine_text_is_an_f_string_inside_a_rule_violation() -> None:
         assert not any(isinstance(n, ast.JoinedStr) for n in ast.walk(call)), (
             f"{module.path.name}:{call.lineno}: use a {MARK} msgid with params"
         )
+
+
+def test_every_literal_reason_of_an_eleora_dice_modifier_is_in_the_catalogue() -> None:
+    """A roll's modifiers are shown by their reasons, translated (`rules_gettext`): a reason the
+    catalogue lacks stays Polish on English pages ("Flankowanie pełne")."""
+    catalogue = {e.msgid for e in read_po(EN_PO) if e.msgctxt in (None, "eleora") and e.msgid}
+    missing = []
+    for module in modules():
+        if "eleora" not in module.path.parts:
+            continue
+        for call in calls_named("Modifier", [module]):
+            reason = call.args[1] if len(call.args) > 1 else None
+            if is_mark(reason):
+                reason = reason.args[0]  # type: ignore[union-attr]
+            if isinstance(reason, ast.Constant) and reason.value not in catalogue:
+                missing.append(f"{module.path.name}:{call.lineno} {reason.value!r}")
+    assert not missing, missing

@@ -62,7 +62,9 @@ def current_ruleset() -> str:
 
 def rules_gettext(msgid: str) -> str:
     """`pgettext(<ruleset key>, msgid)` where the catalogue has that ruleset's own entry, else
-    `gettext(msgid)`. "" stays "" (gettext("") is the catalogue's header)."""
+    `gettext(msgid)`. "" stays "" (gettext("") is the catalogue's header). A msgid may name a
+    context of its own ("eleora action\x04Przygotowanie", where another text has the same
+    Polish): without a translation it reads as its Polish part."""
     if not msgid:
         return msgid
     ruleset = _RULESET.get()
@@ -70,7 +72,7 @@ def rules_gettext(msgid: str) -> str:
         own = gettext(ruleset + _CONTEXT_SEPARATOR + msgid)
         if _CONTEXT_SEPARATOR not in own:
             return own
-    return gettext(msgid)
+    return gettext(msgid).rpartition(_CONTEXT_SEPARATOR)[2]
 
 
 rules_gettext_lazy = lazy(rules_gettext, str)  # a form's label, translated when it is shown

@@ -41,12 +41,17 @@ def pgettext_noop(context: str, s: str) -> str:
     return s
 
 
+CONTEXT_SEPARATOR = "\x04"  # how gettext catalogues join a msgctxt to its msgid
+
+
 def fill(template: str, params: Mapping[str, Any], fallback: str | None = None) -> str:
     """`template % params`, robustly: a text without `%` is returned as it is (unrelated
     params or not), and one that does not format (a stray `%`, a missing or mistyped
     placeholder) gives `fallback`, or the template itself without one. A param that is a
     text itself, a `(msgid, params)` pair (`text_param`), is filled in first (in Polish here;
-    the table translates it)."""
+    the table translates it). A msgid in a context of its own ("eleora attack\x04Powalenie",
+    as gettext catalogues join them) reads as its Polish part."""
+    template = template.rpartition(CONTEXT_SEPARATOR)[2]
     if "%" not in template:
         return template
     values = {

@@ -45,7 +45,8 @@ def test_an_unconscious_npc_reads_in_one_language() -> None:
     start(party)
     hurt(party, stun=11)  # Zdrowie 13 → 2: unconscious, above 0 where an Okaleczenie may kill
     english = bandit_row(party, "en")
-    assert "Nieprzytomność" in english  # the rule term, kept Polish in English
-    assert "unconscious" not in english.lower()
+    assert "Unconscious" in english  # the rule term, as the English digest names it
+    assert "Nieprzytomność" not in english
+    assert "unconscious" not in english  # no second, lower-case word beside the term
     assert "nieprzytomny" not in english
     assert "Opponents" in english and "Przeciwnicy" not in english

@@ -1,4 +1,4 @@
-"""Polish by default, English on request: the switch, the catalogue, and rule terms kept Polish.
+"""Polish by default, English on request: the switch, the catalogue, and the rule terms.
 
 The msgids are the Polish source text, so Polish needs no catalogue; English lives in
 locale/en/LC_MESSAGES/django.po (compiled to django.mo by `make messages`).
@@ -27,8 +27,10 @@ from tests.characters.helpers import make_campaign, make_character, make_sheet, 
 ROOT = Path(__file__).resolve().parents[2]
 EN_PO = Path(settings.LOCALE_PATHS[0]) / "en" / "LC_MESSAGES" / "django.po"
 
-# Rule terms are proper names of the rules: the English catalogue keeps them as they are.
-RULE_TERMS = ["Pancerz", "Walka Wręcz", "Broń Lekka", "Broń Ciężka"]
+# The rule terms Eleora's English digest (shared/rules/eleora.md) keeps in Polish, its skills:
+# the English catalogue keeps them as they are. The terms it translates, in its English words.
+RULE_TERMS = ["Walka Wręcz", "Broń Lekka", "Broń Ciężka"]
+TRANSLATED_RULE_TERMS = {"Pancerz": "Armour", "Zdrowie": "Health", "Parowanie": "Parry"}
 
 
 @dataclass
@@ -152,11 +154,13 @@ def test_it_keeps_placeholders_tags_and_outer_whitespace_in_translations() -> No
     assert not problems, "\n".join(problems)
 
 
-def test_it_keeps_rule_terms_polish_in_the_english_catalogue() -> None:
+def test_it_names_rule_terms_as_the_english_digest_does_in_the_catalogue() -> None:
     translated = {e.msgid: e.msgstrs[0] for e in messages() if e.msgctxt is None}
     for term in RULE_TERMS:
         assert translated[term] == term
-    assert translated["Premia do Obrony"] == "Obrona bonus"
+    for term, english in TRANSLATED_RULE_TERMS.items():
+        assert translated[term] == english
+    assert translated["Premia do Obrony"] == "Defense bonus"
 
 
 def test_it_compiles_the_catalogue_the_app_reads() -> None:
@@ -195,7 +199,7 @@ def test_it_has_every_source_string_in_the_catalogue(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db
-def test_it_keeps_rule_terms_polish_on_an_english_character_sheet(
+def test_it_names_rule_terms_as_the_english_digest_does_on_an_english_sheet(
     client: Client, django_user_model: type
 ) -> None:
     gm = django_user_model.objects.create_user(username="mistrz", password="haslo-testowe-123")
@@ -215,16 +219,16 @@ def test_it_keeps_rule_terms_polish_on_an_english_character_sheet(
     switch(client, "en", page)
     english = client.get(page).content.decode()
     assert '<html lang="en">' in english
-    for text in ["Derived values", "Attributes", "Skills", "Weapons", "Obrona bonus"]:
+    for text in ["Derived values", "Attributes", "Skills", "Weapons", "Defense bonus"]:
         assert text in english
-    for text in [
-        "<dt>Zdrowie</dt>",
-        "<dt>Obrona</dt>",
+    for text in [  # the digest's English terms, and the attributes and skills it keeps Polish
+        "<dt>Health</dt>",
+        "<dt>Defense</dt>",
         "<dt>Zręczność</dt>",
         "Walka Wręcz",
-        "Przeładowanie: 2",
-        '<h2 id="armour-h">Pancerz</h2>',
+        "Reload: 2",
+        '<h2 id="armour-h">Armour</h2>',
     ]:
         assert text in english
-    for text in ["Wartości pochodne", "Atrybuty", "Premia do Obrony"]:
+    for text in ["Wartości pochodne", "Atrybuty", "Premia do Obrony", "Zdrowie", "Pancerz"]:
         assert text not in english

@@ -242,12 +242,12 @@ def mixed_words(
 
 
 def kept_terms(ruleset: str) -> set[str]:
-    """Polish words the English catalogue itself writes for this ruleset: in its own context's
-    entries, and for Eleora (whose rule terms the catalogue keeps Polish, issue #11) in the
-    plain entries too. Magus and d100 pages may show no other Polish word."""
+    """Polish words the English catalogue itself writes for this ruleset, in its own context's
+    entries (Eleora's attributes and skills). The plain entries name every term a digest
+    translates in English (issue 22 overrides issue #11): no page may show another Polish word."""
     kept = set()
     for entry in read_po(EN_PO):
-        if entry.msgid and entry.msgctxt in ({ruleset, None} if ruleset == "eleora" else {ruleset}):
+        if entry.msgid and entry.msgctxt == ruleset:
             kept |= words(entry.msgstrs[0])
     return kept
 

@@ -1,7 +1,8 @@
 """d100 terms whose English differs from the other rulesets' (msgctxt "d100" in the .po).
 
-The catalogue's plain entries keep Eleora's rule terms in Polish; the English d100 digest names
-these in English. The table looks a msgid up in this context first (combat/terms.py).
+The catalogue's plain entries name Eleora's rule terms as its English digest does; the English
+d100 digest names these differently. The table looks a msgid up in this context first
+(combat/terms.py).
 """
 
 from __future__ import annotations

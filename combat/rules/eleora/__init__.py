@@ -376,7 +376,8 @@ def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> Deri
     explained = f"{mods[0].reason} {mods[0].dice}"
     for m in mods[1:]:
         explained += f" + {m.reason} {m.dice}" if m.dice >= 0 else f" − {-m.dice} ({m.reason})"
-    return DerivedValue(f"atak-{weapon.name}", f"Atak: {weapon.name}", pool_size(mods), explained)
+    value = DerivedValue(f"atak-{weapon.name}", "", pool_size(mods), explained)
+    return value.labelled(gettext_noop("Atak: %(weapon)s"), weapon=weapon.name)
 
 
 RULESET = EleoraRuleset()

@@ -10,7 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import (
+    CONTEXT_SEPARATOR,
+    RuleViolation,
+    gettext_noop,
+    pgettext_noop,
+    text_param,
+)
 from combat.rules.dice import Modifier, PoolRoll, pool_size
 from combat.rules.eleora import grid, space
 from combat.rules.eleora.environment import improvised_modifier
@@ -31,11 +37,14 @@ from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, Pendin
 
 MELEE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "powalenie"})
 NO_DAMAGE_SPECIALS = frozenset({"odepchniecie", "schwytanie", "oslepienie"})
-SPECIAL_LABELS = {
-    "odepchniecie": "Odepchnięcie",
-    "schwytanie": "Schwytanie",
-    "powalenie": "Powalenie",
-    "oslepienie": "Oślepienie",
+# The special attacks' names, msgids in a context of their own: Powalenie the attack (Trip)
+# is not Powalenie the condition (Prone), nor Oślepienie (Blind) the condition (Blinded).
+_ATTACK = "eleora attack" + CONTEXT_SEPARATOR
+SPECIAL_MSGIDS = {
+    "odepchniecie": _ATTACK + pgettext_noop("eleora attack", "Odepchnięcie"),
+    "schwytanie": _ATTACK + pgettext_noop("eleora attack", "Schwytanie"),
+    "powalenie": _ATTACK + pgettext_noop("eleora attack", "Powalenie"),
+    "oslepienie": _ATTACK + pgettext_noop("eleora attack", "Oślepienie"),
 }
 
 
@@ -191,7 +200,7 @@ def check_attack(
         raise RuleViolation(
             "atak_specjalny",
             gettext_noop("%(special)s to atak wręcz, nie dystansowy."),
-            special=SPECIAL_LABELS[special],
+            special=text_param(SPECIAL_MSGIDS[special]),
         )
     if profile.ranged:
         _check_ranged(attacker, profile)
@@ -273,7 +282,9 @@ def attack_modifiers(
     if screen is not None:
         mods.append(screen.modifier)
     elif profile.ranged and screened:  # the GM's ruling, for what the map does not show
-        mods.append(Modifier(-s.ranged_cover_penalty, "Cel zasłonięty lub za przeszkodą"))
+        mods.append(
+            Modifier(-s.ranged_cover_penalty, gettext_noop("Cel zasłonięty lub za przeszkodą"))
+        )
     if attacker.has("szal"):
         mods.append(Modifier(s.frenzy_attack_bonus, "Szał"))
     mods += penalties(state, attacker, skill_test=True, fields=exchange_fields(attacker, target))
@@ -384,7 +395,9 @@ def _weapon_modifiers(
     if profile.improvised:
         mods.append(improvised_modifier(s))
     if profile.key == UNARMED and _armed_in_melee(target):
-        mods.append(Modifier(-s.unarmed_vs_armed_penalty, "Bez broni przeciw uzbrojonemu"))
+        mods.append(
+            Modifier(-s.unarmed_vs_armed_penalty, gettext_noop("Bez broni przeciw uzbrojonemu"))
+        )
     if not opportunity:
         mods += _second_weapon(attacker, profile)
     return mods
@@ -462,7 +475,7 @@ def defence_modifiers(
         ),
     ]
     if target.has("powalenie") and zr:
-        mods.append(Modifier(0, "Powalenie: bez Zręczności"))
+        mods.append(Modifier(0, gettext_noop("Powalenie: bez Zręczności")))
     if target.guard_bonus:
         mods.append(Modifier(target.guard_bonus, "Zasłona"))
     if "parowanie" in attack.reactions:

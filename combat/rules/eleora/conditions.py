@@ -116,7 +116,12 @@ SPECS: dict[str, ConditionSpec] = {
             default_turns=1,
             stacking="single",
         ),
-        ConditionSpec("paraliz", "Paraliż", "Brak akcji i reakcji.", tick="end"),
+        ConditionSpec(
+            "paraliz",
+            gettext_noop("Paraliż"),
+            gettext_noop("Brak akcji i reakcji."),
+            tick="end",
+        ),
         ConditionSpec(
             "podpalenie",
             gettext_noop("Podpalenie"),

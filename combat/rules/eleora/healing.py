@@ -56,9 +56,9 @@ def natural_healing_pool(
     """The Krzepa test pool; expert care and alchemical medicine add dice."""
     mods = [Modifier(krzepa, "Krzepa")]
     if care_dice:
-        mods.append(Modifier(care_dice, "Fachowa kuracja"))
+        mods.append(Modifier(care_dice, gettext_noop("Fachowa kuracja")))
     if alchemy_dice:
-        mods.append(Modifier(alchemy_dice, "Alchemiczne medykamenty"))
+        mods.append(Modifier(alchemy_dice, gettext_noop("Alchemiczne medykamenty")))
     return tuple(mods)
 
 

@@ -17,7 +17,7 @@ from combat.rules import battlemap
 from combat.rules.base import LogLine, RollView, gettext_noop, text_param
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora.attack import SPECIAL_LABELS
+from combat.rules.eleora.attack import SPECIAL_MSGIDS
 from combat.rules.eleora.engine.evolve import evolve
 from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.events import (
@@ -709,7 +709,7 @@ def _attack_declared(state: EncounterState, e: AttackDeclared) -> LogLine:
         "attacker": _name(state, a.attacker),
         "target": _name(state, a.target),
         "weapon": a.weapon,
-        "special": text_param(SPECIAL_LABELS.get(a.special or "", a.special or "")),
+        "special": text_param(SPECIAL_MSGIDS.get(a.special or "", a.special or "")),
     }
     armed = a.weapon != UNARMED
     if a.opportunity:

@@ -12,7 +12,7 @@ from typing import Any, Literal, cast
 
 from combat.rules.base import PromptView, RuleViolation, fill, gettext_noop, text_param
 from combat.rules.eleora.attack import (
-    SPECIAL_LABELS,
+    SPECIAL_MSGIDS,
     best_shield,
     check_attack,
     shield_or_one,
@@ -256,14 +256,16 @@ _ATTACK = gettext_noop("Atak")
 
 def attack_label(state: EncounterState, attack: PendingAttack) -> tuple[str, dict[str, Any]]:
     """ "Atak: Wilk 1 → Radosław (Kły)", with the special attack if any, as a msgid and its
-    params. The kind (Atak, Atak okazyjny) and the special attack are rule terms, kept Polish
-    in every language."""
+    params. The kind (Atak, Atak okazyjny) and the special attack are rule terms, texts the
+    table translates inside the label."""
+    kind = gettext_noop("Atak okazyjny") if attack.opportunity else _ATTACK
+    special = SPECIAL_MSGIDS.get(attack.special, attack.special) if attack.special else ""
     params: dict[str, Any] = {
-        "kind": "Atak okazyjny" if attack.opportunity else "Atak",
+        "kind": text_param(kind),
         "attacker": state.get(attack.attacker).name,
         "target": state.get(attack.target).name,
         "weapon": attack.weapon,
-        "special": SPECIAL_LABELS.get(attack.special, attack.special) if attack.special else "",
+        "special": text_param(special) if special else "",
     }
     unarmed = attack.weapon == UNARMED
     if attack.special and unarmed:

@@ -158,7 +158,7 @@ def cover(state: EncounterState, attacker: Combatant, target: Combatant) -> Note
         who = state.get(seen.bodies[0])
         if who.hidden:
             text = gettext_noop("Cel zasłonięty przez kogoś na linii strzału: −%(n)s")
-            return Note(Modifier(-n, "Cel zasłonięty"), text, {"n": n})
+            return Note(Modifier(-n, gettext_noop("Cel zasłonięty")), text, {"n": n})
         text = gettext_noop("Cel zasłonięty przez %(who)s: −%(n)s")
         return Note(
             Modifier(-n, f"Cel zasłonięty przez {who.name}"), text, {"who": who.name, "n": n}

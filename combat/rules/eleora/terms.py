@@ -18,4 +18,5 @@ TERMS = (
     pgettext_noop("eleora", "Akrobatyka"),
     pgettext_noop("eleora", "Medycyna"),
     pgettext_noop("eleora", "Percepcja"),
+    pgettext_noop("eleora", "Powalenie"),  # the condition: Prone (d100's Knockdown)
 )

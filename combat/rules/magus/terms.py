@@ -1,7 +1,8 @@
 """Magus terms whose English differs from the other rulesets' (msgctxt "magus" in the .po).
 
-The catalogue's plain entries keep Eleora's rule terms in Polish; the English Magus books name
-these in English. The table looks a msgid up in this context first (combat/terms.py).
+The catalogue's plain entries name Eleora's rule terms as its English digest does; the English
+Magus books name these differently. The table looks a msgid up in this context first
+(combat/terms.py).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from combat.rules.eleora.engine.queries import condition_badges, legal_actions
 from combat.rules.eleora.prompts import open_prompts
 from combat.rules.eleora.sheet import Shield
 from tests.combat.rules.engine_kit import begin, make_combatant, make_sheet, make_state, step
+from tests.site.test_i18n import EN_PO, read_po
 
 RULES = Path(__file__).resolve().parents[3] / "combat" / "rules"
 MARK = "gettext_noop"
@@ -87,15 +88,18 @@ def test_a_disabled_action_carries_the_refusals_msgid_and_params() -> None:
     )
 
 
-def test_action_labels_are_msgids_but_przygotowanie_is_shown_as_it_is() -> None:
+def test_action_labels_are_msgids_przygotowanie_in_a_context_of_its_own() -> None:
     actions = {a.key: a for a in legal_actions(duel(), "ala")}  # type: ignore[arg-type]
     assert actions["atak"].label_template == actions["atak"].label == "Atak"
     assert actions["koniec_tury"].label_template == "Koniec tury"
     assert actions["parowanie"].label_template == "Parowanie"
-    # The msgid "Przygotowanie" is the setup phase ("Setup"); the action is a rule term.
+    # The msgid "Przygotowanie" is the setup phase ("Setup"); the action has its own context.
     prepare = actions["przygotowanie"]
-    assert (prepare.label, prepare.label_template) == ("Przygotowanie", "")
-    assert all(a.label_template for key, a in actions.items() if key != "przygotowanie")
+    assert (prepare.label, prepare.label_template) == (
+        "Przygotowanie",
+        "eleora action\x04Przygotowanie",
+    )
+    assert all(a.label_template for a in actions.values())
 
 
 def test_every_unavailable_action_has_a_msgid_for_its_reason() -> None:
@@ -116,7 +120,7 @@ def test_a_prompt_card_carries_msgids_for_its_label_and_options() -> None:
     (view,) = open_prompts(state)
     assert view.label == "Atak: Wilk → Ala (bez broni)"
     assert view.label_template == "%(kind)s: %(attacker)s → %(target)s (bez broni)"
-    assert view.label_template % view.label_params == view.label
+    assert fill(view.label_template, view.label_params) == view.label  # the kind: a text param
     assert [(key, msgid % params) for key, msgid, params in view.option_templates] == list(
         view.options
     )
@@ -308,3 +312,20 @@ def test_no_engine_text_is_an_f_string_inside_a_rule_violation() -> None:
         assert not any(isinstance(n, ast.JoinedStr) for n in ast.walk(call)), (
             f"{module.path.name}:{call.lineno}: use a {MARK} msgid with params"
         )
+
+
+def test_every_literal_reason_of_an_eleora_dice_modifier_is_in_the_catalogue() -> None:
+    """A roll's modifiers are shown by their reasons, translated (`rules_gettext`): a reason the
+    catalogue lacks stays Polish on English pages ("Flankowanie pełne")."""
+    catalogue = {e.msgid for e in read_po(EN_PO) if e.msgctxt in (None, "eleora") and e.msgid}
+    missing = []
+    for module in modules():
+        if "eleora" not in module.path.parts:
+            continue
+        for call in calls_named("Modifier", [module]):
+            reason = call.args[1] if len(call.args) > 1 else None
+            if is_mark(reason):
+                reason = reason.args[0]  # type: ignore[union-attr]
+            if isinstance(reason, ast.Constant) and reason.value not in catalogue:
+                missing.append(f"{module.path.name}:{call.lineno} {reason.value!r}")
+    assert not missing, missing

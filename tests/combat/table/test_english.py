@@ -36,7 +36,7 @@ def test_a_refused_command_reads_in_polish_by_default_and_in_english_on_request(
     assert english.value.message == "Not your turn: Radosław is acting now."
 
 
-def test_a_disabled_actions_reason_is_in_english_and_rule_terms_stay_polish() -> None:
+def test_a_disabled_actions_reason_is_in_english_and_so_are_the_rule_terms() -> None:
     party = make_party()
     start(party)
     table = services.load_table(party.encounter.pk)
@@ -46,12 +46,13 @@ def test_a_disabled_actions_reason_is_in_english_and_rule_terms_stay_polish() ->
     with translation.override("en"):
         english = fragments.render_one(table, me, "table-turn")
     assert "No weapon to reload." in english
-    assert "The character is not Powalona." in english
+    assert "The character is not Prone." in english
     assert "Nie ma broni do przeładowania." not in english
-    # Action names are rule terms: Przygotowanie the action is not "Setup" (the phase).
-    for term in ["Przeładowanie", "Przygotowanie", "Celowanie", "Zasłona"]:
+    # Action names are the English digest's terms: Przygotowanie the action is not "Setup".
+    for term in ["Reload", "Prepare", "Aim", "Guard"]:
         assert f">{term}<" in english, term
-    assert "Setup" not in english
+    for term in ["Przeładowanie", "Przygotowanie", "Celowanie", "Zasłona", "Setup"]:
+        assert term not in english, term
 
 
 def test_a_prompt_card_reads_in_english() -> None:
@@ -71,8 +72,8 @@ def test_a_prompt_card_reads_in_english() -> None:
     table = services.load_table(party.encounter.pk)
     with translation.override("en"):
         (card,) = fragments.prompt_cards(get_ruleset(table.ruleset), table, party.viewer(party.p1))
-    assert card.label == f"Atak: Bandyta → Radosław ({weapon})"
-    assert dict(card.options) == {"parowanie": "Parowanie", "unik": "Unik", "": "Nothing"}
+    assert card.label == f"Attack: Bandyta → Radosław ({weapon})"
+    assert dict(card.options) == {"parowanie": "Parry", "unik": "Dodge", "": "Nothing"}
 
 
 def test_the_tr_tag_translates_fills_and_falls_back() -> None:
@@ -84,7 +85,7 @@ def test_the_tr_tag_translates_fills_and_falls_back() -> None:
 
     with translation.override("en"):
         assert render("Inicjatywa rzucona: %(rolled)s.", {"rolled": "3 + 4"}) == (
-            "Inicjatywa rolled: 3 + 4."
+            "Initiative rolled: 3 + 4."
         )
         assert render("Nie twoja tura: teraz działa %(name)s.", {}, "Nie twoja tura.") == (
             "Nie twoja tura."

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from combat.rules.base import Badge, LegalAction, RuleViolation, fill, gettext_noop
+from combat.rules.base import Badge, LegalAction, RuleViolation, fill, gettext_noop, pgettext_noop
 from combat.rules.dice import pool_size
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, odds
@@ -63,12 +63,18 @@ def _aim_probe(state: EncounterState, c: Combatant) -> None:
     )
 
 
-# "Przygotowanie" the action is a rule term, the same in every language; the msgid
-# "Przygotowanie" is the setup phase ("Setup"), so this label is shown as it is, unmarked.
+# "Przygotowanie" the action (Prepare) reads like the setup phase ("Setup", the msgid
+# "Przygotowanie"): its msgid names a context of its own, joined to it as gettext catalogues
+# join them (combat/terms.py looks such a msgid up as it is).
 PREPARE = "Przygotowanie"
-SHOWN_AS_IS = frozenset({PREPARE})
+PREPARE_MSGID = "eleora action\x04" + pgettext_noop("eleora action", "Przygotowanie")
 
-# (key, label msgid, probe): the labels are rule terms, kept Polish in English too.
+
+def _label_msgid(label: str) -> str:
+    return PREPARE_MSGID if label == PREPARE else label
+
+
+# (key, label msgid, probe): the labels are rule terms, in the English digest's words.
 ACTIONS: tuple[tuple[str, str, Probe | None], ...] = (
     ("atak", gettext_noop("Atak"), _attack_probe),
     ("celowanie", gettext_noop("Celowanie"), _aim_probe),
@@ -140,9 +146,8 @@ def _action(
 
 
 def allowed(key: str, label: str, *, reaction: bool = False) -> LegalAction:
-    """An available action, its label a msgid (or a rule term shown as it is)."""
-    msgid = "" if label in SHOWN_AS_IS else label
-    return LegalAction(key, label, True, reaction=reaction, label_template=msgid)
+    """An available action, its label a msgid."""
+    return LegalAction(key, label, True, reaction=reaction, label_template=_label_msgid(label))
 
 
 def refused(
@@ -162,7 +167,7 @@ def refused(
         False,
         fill(template, values),
         reaction,
-        label_template="" if label in SHOWN_AS_IS else label,
+        label_template=_label_msgid(label),
         reason_template=template,
         reason_params=values,
     )

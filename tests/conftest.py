@@ -10,6 +10,8 @@ private PostgreSQL database and redis-server) would only repeat the same code th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import settings
 
@@ -18,6 +20,17 @@ settings.load_profile("eleora")
 
 _DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client",
                       "admin_client", "django_user_model", "admin_user"}  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def no_ruleset_terms_left_behind() -> Iterator[None]:
+    """What `RulesetTermsMiddleware` does for each request, for each test: a test that calls
+    an access function outside a request (which sets the ruleset whose terms are shown) leaves
+    no terms behind for the next test its worker runs."""
+    from combat.terms import ruleset_terms
+
+    with ruleset_terms(""):
+        yield
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

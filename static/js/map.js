@@ -140,13 +140,15 @@
 
   // A route drawn from where its token no longer stands, or in a turn that has ended (the
   // fight's end included), is stale: its confirm would be refused and its end marker would
-  // cover the token. The turn it was drawn in is the current token when it first shows; then
+  // cover the token. The turn it was drawn in is the stage and the current token (none when
+  // the one acting is off the map) when it first shows; then
   // the page scrolls as little as puts its panel on the screen (on a phone it opens below).
   function checkRoute() {
     const panel = $("map-route-panel");
     if (!panel || !panel.dataset.actor) return;
     const now = document.querySelector("#map-tokens .map-token[data-current]");
-    const turn = now ? now.dataset.seat : "";
+    const stage = $("table-status") ? $("table-status").dataset.stage : "";
+    const turn = `${stage}:${now ? now.dataset.seat : ""}`; // the fight's end ends it too
     const fresh = !("turn" in panel.dataset);
     if (fresh) panel.dataset.turn = turn;
     const el = token(panel.dataset.actor);

@@ -2,7 +2,9 @@
 
 `find_encounter_for` serves the pages (404) and the socket (close); `authorise` every command;
 `Sight` what a viewer may see of a table: which seats (a player never sees a hidden one, nor
-the numbers of a GM-run one until the GM reveals them), which log lines and which prompts.
+the numbers of a GM-run one until the GM reveals them), which log lines and which prompts,
+and how a refusal or a reason reads for them (`words`: a seat they may not see is „ktoś
+ukryty”).
 """
 
 from __future__ import annotations
@@ -18,8 +20,17 @@ from django.utils.translation import gettext as _
 from characters.access import AnyUser, campaigns_for, role_in
 from characters.models import Membership
 from combat.models import Encounter
-from combat.rules.base import PromptView, Ruleset, SeatView, TableView
-from combat.terms import use_ruleset_terms
+from combat.rules.base import (
+    Names,
+    PromptView,
+    Ruleset,
+    RuleViolation,
+    SeatView,
+    TableView,
+    fill,
+    is_text,
+)
+from combat.terms import rules_text, use_ruleset_terms
 
 
 class Refused(Exception):  # noqa: N818 - a refusal shown to the one who asked
@@ -84,6 +95,33 @@ class Sight:
         """A player sees the prompts of their own characters; the GM sees (and answers) all."""
         seat = view.seats.get(prompt.actor)
         return self.gm or (seat is not None and self.viewer.owns(seat.controller))
+
+    def words(self, params: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        """The params of a text the rules made, as this viewer may read them: each seat a
+        `Names` param names that the viewer cannot see becomes „ktoś ukryty” (texts inside
+        texts too)."""
+        if self.gm or not params:
+            return params or {}
+        return {key: self._word(value) for key, value in params.items()}
+
+    def _word(self, value: Any) -> Any:
+        if isinstance(value, Names) and value.seats:
+            names = (name if seat in self.seen else _("ktoś ukryty") for seat, name in value.seats)
+            return value.separator.join(dict.fromkeys(names))
+        if is_text(value):
+            return (value[0], self.words(value[1]))
+        return value
+
+    def text(self, template: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
+        """A text the rules made (a reason, a note), in this viewer's language and words."""
+        worded = self.words(params)
+        if template:  # the Polish text, worded as the viewer may read it
+            fallback = fill(template, worded)
+        return rules_text(template, worded, fallback)
+
+    def refused(self, refusal: RuleViolation) -> str:
+        """A refusal of the rules as this viewer reads it."""
+        return self.text(refusal.template, refusal.params, refusal.message)
 
 
 def sight(view: TableView, viewer: Viewer) -> Sight:

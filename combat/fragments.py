@@ -306,6 +306,7 @@ class View:
             "table": self.table,
             "view": self.view,
             "viewer": self.viewer,
+            "sight": self.sight,
             "ruleset": self.table.ruleset,
             "partials": f"combat/rulesets/{self.table.ruleset}/",
             "has_prompts": prompts_of(self.rules) is not None,
@@ -341,6 +342,7 @@ class View:
             tuple((cid, seat.side) for cid, seat in view.seats.items()),
             getattr(state, "prompts", None), getattr(state, "phase", None),
             tuple(sorted(self.table.npc_policies.items())),
+            self.sight.seen,  # `{% tr %}` words a seat the viewer may not see as hidden
         )  # fmt: skip
 
     def key(self, name: str) -> tuple[Any, ...]:
@@ -504,11 +506,11 @@ def context(table: Table, viewer: Viewer, *, oob: bool) -> dict[str, Any]:
     return View(table, viewer, page=True).context(regions_of(viewer), oob=oob)
 
 
-def refusal_text(exc: Exception) -> str:
-    """Why a command about to be sent cannot be: a rule's reason in the viewer's language, or
-    what did not parse."""
+def refusal_text(exc: Exception, seen: Sight) -> str:
+    """Why a command about to be sent cannot be: a rule's reason in the viewer's language and
+    words (`Sight.refused`), or what did not parse."""
     if isinstance(exc, RuleViolation):
-        return engine_text(exc.template, exc.params, exc.message)
+        return seen.refused(exc)
     return str(exc)
 
 
@@ -516,6 +518,7 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
     """The exact odds of a command this viewer is about to send, for their socket only."""
     rules = get_ruleset(table.ruleset)
     odds = odds_of(rules)
+    seen = sight(table.view, viewer)
     try:
         if odds is None:
             raise Refused("podglad", _("Ten system nie liczy szans."))
@@ -523,9 +526,9 @@ def render_preview(table: Table, viewer: Viewer, command: Mapping[str, Any]) -> 
         authorise(rules, table.view, viewer, parsed)
         found = odds.preview_odds(table.state, parsed)
     except (ValueError, TypeError, RuleViolation) as exc:
-        raise Refused("podglad", refusal_text(exc)) from None
+        raise Refused("podglad", refusal_text(exc, seen)) from None
     target = table.view.seats.get(found.target or "")
-    ctx = {"odds": found, "target": target, "oob": True}
+    ctx = {"odds": found, "target": target, "oob": True, "sight": seen}
     return render_to_string(f"{TEMPLATE}#odds-preview", ctx)
 
 
@@ -654,6 +657,7 @@ def render_route(
     rules = get_ruleset(table.ruleset)
     maps = battle_maps_of(rules)
     found, error, m = None, "", None
+    seen = sight(table.view, viewer)
     try:
         if maps is None or to is None:
             raise Refused("brak_mapy", _("W tym systemie nie ma mapy."))
@@ -664,7 +668,7 @@ def render_route(
             raise Refused("poza_mapa", _("Pole %(field)s jest poza mapą.") % {
                 "field": battlemap.label(to)})  # fmt: skip
         seat = table.view.seats.get(actor)
-        if seat is None or sight(table.view, viewer).seat(seat) is None:
+        if seat is None or seen.seat(seat) is None:
             raise Refused("postac", _("Nie ma takiej postaci: %(id)s") % {"id": actor})
         if not (viewer.is_gm or viewer.owns(seat.controller)):
             raise Refused("nie_twoja", _("To nie twoja postać."))
@@ -675,8 +679,9 @@ def render_route(
     except Refused as refusal:
         found, error = None, refusal.message
     except (ValueError, TypeError, RuleViolation) as exc:
-        found, error = None, refusal_text(exc)
+        found, error = None, refusal_text(exc, seen)
     ctx: dict[str, Any] = {"route": found, "error": error, "oob": True, "w": 0, "h": 0}
+    ctx["sight"] = seen
     if m is not None:
         ctx["w"], ctx["h"] = battlemap.extent(m, FIELD)
     if found is not None and m is not None and to is not None:

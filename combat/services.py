@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import logging
 import random
+import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
 from combat import clock, posts, roster, snapshots, threads, verify
-from combat.access import GM, Refused, Viewer, authorise
+from combat.access import GM, Refused, Sight, Viewer, authorise, sight
 from combat.hub import group_of
 from combat.log import Step, effective, fold
 from combat.models import Encounter, EncounterEntry
@@ -39,7 +40,6 @@ from combat.rules.base import (
     RuleViolation,
     autoplay_of,
     battle_maps_of,
-    fill,
     prompts_of,
 )
 from combat.rules.battlemap import MAX_PAINT, BattleMap, Look, Paint, Resize
@@ -73,7 +73,16 @@ log = logging.getLogger(__name__)
 MAX_AUTO_STEPS = 64  # automatic answers and NPC moves set off by one command, at most
 RESUME_MINIMUM = 5.0  # seconds an undo leaves at least on a prompt it brings back
 
-_system_rng = random.SystemRandom()
+
+class _SystemDice(random.SystemRandom):
+    """The system's random source, for an encounter from before the seeds: its ids (`token`)
+    are as unguessable as those the seeded dice give."""
+
+    def token(self) -> str:
+        return secrets.token_hex(8)
+
+
+_system_rng = _SystemDice()
 
 
 @dataclass(frozen=True)
@@ -562,8 +571,9 @@ class EntryRolls:
     entry's slot, the one after the slot in force; an encounter from before the seeds rolls
     with the system's random source and takes no slot."""
 
-    def __init__(self, rules: Ruleset, encounter: Encounter, rng: RNG | None) -> None:
+    def __init__(self, rules: Ruleset, encounter: Encounter, rng: RNG | None, seen: Sight) -> None:
         self.rules = rules
+        self.seen = seen  # who asked: a refusal is worded as they may read it
         self.injected = rng
         self.seeds = {False: encounter.seed, True: encounter.gm_seed}
         seeded = rng is None and verify.seeded(encounter)
@@ -584,10 +594,8 @@ class EntryRolls:
     def decide(self, state: Any, command: Any) -> list[Any]:
         """The command's events (a refusal as `Refused`), decided with the entry's dice."""
         rng = self.rng_for(command)
-        if self.slot is None:  # dice nobody will check: decided as they come
-            events = _decide(self.rules, state, command, rng)
-        else:
-            events = _decide(self.rules, state, command, rng, canonical=True)
+        seen, canonical = self.seen, self.slot is not None  # unseeded: decided as they come
+        events = _decide(self.rules, state, command, rng, seen, canonical=canonical)
         self.commands.append(self.rules.command_to_dict(command))
         return events
 
@@ -625,7 +633,7 @@ def _append(
             rules = encounter.rules()
             table = load_table(encounter_id, encounter.seq)
             moment = clock.now() if now is None else now
-            dice = EntryRolls(rules, encounter, rng)
+            dice = EntryRolls(rules, encounter, rng, sight(table.view, viewer))
             try:
                 events = decide(rules, table, moment, dice)
             except Refused:
@@ -792,19 +800,23 @@ def _parse(rules: Ruleset, data: Mapping[str, Any]) -> Any:
 
 
 def _decide(
-    rules: Ruleset, state: Any, command: Any, rng: RNG | None, *, canonical: bool = False
+    rules: Ruleset,
+    state: Any,
+    command: Any,
+    rng: RNG | None,
+    seen: Sight,
+    *,
+    canonical: bool = False,
 ) -> list[Any]:
     try:
         if canonical:  # seeded dice: as `combat.verify` decides them again
             return verify.decide_canonically(rules, state, command, rng)
         return rules.decide(state, command, rng or _system_rng)
     except RuleViolation as refusal:
-        # The rules give a Polish msgid and its values: shown in the viewer's language, or as
-        # the rules said it when the translation does not format.
-        message = refusal.message
-        if refusal.template:
-            message = fill(_(refusal.template), refusal.params, refusal.message)
-        raise Refused(refusal.code, message) from None
+        # The rules give a Polish msgid and its values: shown in the viewer's language and
+        # words (a seat they may not see is „ktoś ukryty”), or as the rules said it when the
+        # translation does not format.
+        raise Refused(refusal.code, seen.refused(refusal)) from None
 
 
 def cut_off(*, campaign_id: int, user_id: int) -> None:

@@ -15,7 +15,10 @@ The algorithm, exactly (the verification page shows it, so anyone can recompute 
   big-endian integer x, of `HMAC-SHA256(key = seed bytes, message = f"{slot}:{n}" in ASCII)`;
 - `randint(a, b)`: with span = b − a + 1 and limit = 2⁶⁴ − (2⁶⁴ mod span), draw values until
   x < limit (rejection: no modulo bias), and the die shows a + (x mod span). Every draw,
-  rejected or not, moves n on; the rules call randint in the order they roll.
+  rejected or not, moves n on; the rules call randint in the order they roll;
+- the k-th id an entry gives out (a prompt's, k = 0, 1, 2 …; `token()`) is the first 8 bytes,
+  in hex, of `HMAC-SHA256(key = seed bytes, message = f"{slot}:id:{k}")`: no player can guess
+  the id of a prompt that is not theirs, and the dice are not moved by it.
 
 `verify(encounter)` folds the log entry by entry as `combat.log` does (the entries undone too,
 each against the state it was decided on), decides every stored command of an entry again
@@ -79,6 +82,7 @@ class EntryDice:
         self.slot = slot
         self.counter = 0
         self.rolled = 0  # dice given out (randint calls): each must be a face the log shows
+        self.tokens = 0  # ids given out (`token`)
 
     def draw(self) -> int:
         """The next 64-bit value of the entry's stream."""
@@ -86,6 +90,13 @@ class EntryDice:
         self.counter += 1
         digest = hmac.new(self._key, message, hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big")
+
+    def token(self) -> str:
+        """The entry's next id (16 hex digits), from a stream of its own: ids do not move
+        the dice."""
+        message = f"{self.slot}:id:{self.tokens}".encode("ascii")
+        self.tokens += 1
+        return hmac.new(self._key, message, hashlib.sha256).hexdigest()[:16]
 
     def randint(self, a: int, b: int) -> int:
         """Uniform in a..b inclusive."""

@@ -70,6 +70,39 @@ def text_param(msgid: str, **params: Any) -> tuple[str, dict[str, Any]]:
     return (msgid, params)
 
 
+class Names(str):
+    """A param that names seats ("Ghul", "Ghul, Wilk"): the text, and the (seat id, name) of
+    each seat it names, so the table words it for each viewer: one who may not see a seat
+    reads „ktoś ukryty” instead of its name (`combat.access.Sight.words`)."""
+
+    seats: tuple[tuple[str, str], ...]
+    separator: str
+
+    def __new__(
+        cls, text: str = "", seats: Iterable[tuple[str, str]] = (), sep: str = ", "
+    ) -> Names:
+        self = super().__new__(cls, text)
+        self.seats, self.separator = tuple(seats), sep
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Names, (str(self), self.seats, self.separator))
+
+    @classmethod
+    def of(cls, *seated: Any, sep: str = ", ") -> Names:
+        """The names of these combatants (anything with `.id` and `.name`), once each."""
+        seats = tuple(dict.fromkeys((c.id, c.name) for c in seated))
+        return cls(sep.join(name for _seat, name in seats), seats, sep)
+
+
+def fresh_id(rng: Any, prefix: str, n: int) -> str:
+    """The id of something a player may answer (a prompt): from the entry's dice where they
+    give tokens (`token()`, unguessable and the same when the log is checked again), else the
+    n-th (dice a test injected: the order of their faces stays as it was)."""
+    token = getattr(rng, "token", None)
+    return f"{prefix}{token()}" if callable(token) else f"{prefix}{n}"
+
+
 def is_text(value: Any) -> bool:
     """A `text_param(...)` param: a (msgid, params) pair (a list once stored as JSON)."""
     return (

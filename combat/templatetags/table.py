@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext_lazy
 
 from combat import posts
+from combat.access import Sight
 from combat.fragments import engine_text, memo
 from combat.roster import OPPONENTS, PARTY
 from combat.rules.base import Badge, LegalAction, OddsOption
@@ -22,12 +23,21 @@ from combat.terms import current_ruleset
 register = template.Library()
 
 
-@register.simple_tag
-def tr(template: str, params: Mapping[str, Any] | None = None, fallback: str = "") -> str:
+@register.simple_tag(takes_context=True)
+def tr(
+    context: template.Context,
+    msgid: str,
+    params: Mapping[str, Any] | None = None,
+    fallback: str = "",
+) -> str:
     """`{% tr a.reason_template a.reason_params a.reason %}`: a msgid the rules made, in the
     viewer's language and filled from its params (escaped as any variable); the fallback (the
-    rules' Polish text) when there is no msgid or the translation does not format."""
-    return engine_text(str(template or ""), params, str(fallback or ""))
+    rules' Polish text) when there is no msgid or the translation does not format. With the
+    viewer's `sight` in the context, a seat they may not see reads „ktoś ukryty”."""
+    seen = context.get("sight")
+    if isinstance(seen, Sight):
+        return seen.text(str(msgid or ""), params, str(fallback or ""))
+    return engine_text(str(msgid or ""), params, str(fallback or ""))
 
 
 @register.tag("memo")
@@ -56,6 +66,7 @@ class MemoNode(template.Node):
             get_language(),
             current_ruleset(),
             getattr(viewer, "is_gm", None),
+            getattr(context.get("sight"), "seen", None),  # what `{% tr %}` words as hidden
             context.autoescape,
             *(_hashable(value.resolve(context)) for value in self.values),
         )

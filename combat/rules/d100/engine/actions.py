@@ -8,6 +8,7 @@ from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.d100.commands import EndTurn, FreeAction, FullAction, Rest, Transform
 from combat.rules.d100.engine.common import (
     combatant,
+    require_current,
     require_full,
     require_no_prompt,
     require_pace,
@@ -96,12 +97,6 @@ def end_turn(state: EncounterState, command: EndTurn) -> list[Event]:
     """Live: the acting one's turn ends (the next one's begins by itself)."""
     require_pace(state, "live")
     me = combatant(state, command.actor)
-    if state.current != me.id:
-        raise RuleViolation(
-            "nie_twoja_tura",
-            gettext_noop("Nie twoja tura: teraz działa %(name)s."),
-            name=state.get(state.current).name if state.current else "–",
-            current=state.current or "",
-        )
+    require_current(state, me)
     require_no_prompt(state)
     return [TurnEnded(me.id)]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from combat.rules import battlemap
-from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.base import RNG, RuleViolation, fresh_id, gettext_noop
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import crits as crit
 from combat.rules.d100.check import (
@@ -283,7 +283,7 @@ def declare(state: EncounterState, p: Plan, rng: RNG, now: float) -> list[Event]
     """The attack is declared; its prompt opens, or it resolves at once with no reaction."""
     if p.options:
         prompt = Prompt(
-            id=f"p{state.prompts_opened + 1}",
+            id=fresh_id(rng, "p", state.prompts_opened + 1),
             actor=p.target.id,
             attacker=p.attacker.id,
             deadline=now + state.settings.reaction_seconds,
@@ -309,13 +309,10 @@ def strike(state: EncounterState, p: Plan, defence: str, rng: RNG) -> list[Event
 def defend(state: EncounterState, command: Defend, rng: RNG) -> list[Event]:
     """The target's answer rolls the whole attack."""
     prompt = state.prompt(command.prompt)
-    if prompt is None:
+    if prompt is None or command.actor != prompt.actor:
+        # Another's prompt answers as one that does not exist: it may be a hidden NPC's.
         raise RuleViolation("brak_pytania", gettext_noop("Ten atak nie czeka już na odpowiedź."))
     target = state.get(prompt.actor)
-    if command.actor != prompt.actor:
-        raise RuleViolation(
-            "nie_twoja_obrona", gettext_noop("Na ten atak odpowiada %(name)s."), name=target.name
-        )
     if command.option not in (NO_REACTION, *prompt.options):
         raise _no_such_reaction(state, target, command.option)
     p = replan(state, prompt)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.base import RNG, Names, RuleViolation, gettext_noop
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100.check import TestRoll, injury_penalty, roll_test
 from combat.rules.d100.equipment import (
@@ -102,7 +102,18 @@ def require_no_prompt(state: EncounterState) -> None:
         raise RuleViolation(
             "czeka_na_obrone",
             gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak."),
-            name=state.get(state.prompts[0].actor).name,
+            name=Names.of(state.get(state.prompts[0].actor)),
+        )
+
+
+def require_current(state: EncounterState, me: Combatant) -> None:
+    """It is `me`'s turn; else who acts now, as the asking player may see them (`Names`)."""
+    if state.current != me.id:
+        raise RuleViolation(
+            "nie_twoja_tura",
+            gettext_noop("Nie twoja tura: teraz działa %(name)s."),
+            name=Names.of(state.get(state.current)) if state.current else "–",
+            current=state.current or "",
         )
 
 
@@ -123,14 +134,7 @@ def require_turn(state: EncounterState, actor: str) -> Combatant:
     """Live: the acting combatant, if it is its turn and nothing waits; it may act."""
     require_pace(state, "live")
     me = combatant(state, actor)
-    if state.current != me.id:
-        name = state.get(state.current).name if state.current else "–"
-        raise RuleViolation(
-            "nie_twoja_tura",
-            gettext_noop("Nie twoja tura: teraz działa %(name)s."),
-            name=name,
-            current=state.current or "",
-        )
+    require_current(state, me)
     require_no_prompt(state)
     require_can_act(state, me)
     return me

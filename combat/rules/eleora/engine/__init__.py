@@ -192,9 +192,9 @@ def _dispatch_gm(state: EncounterState, command: Command, rng: RNG) -> list[Even
         case SetEnvironment():
             return gm.set_environment(state, command)
         case OfferOpportunity():
-            return gm.offer_opportunity(state, command)
+            return gm.offer_opportunity(state, command, rng)
         case DeclareAreaAttack():
-            return gm.declare_area_attack(state, command)
+            return gm.declare_area_attack(state, command, rng)
         case JoinCombat():
             return gm.join_combat(state, command, rng)
         case EditMap():
@@ -250,7 +250,7 @@ def follow_up(state: EncounterState, events: Iterable[Event], now: float, rng: R
     for _ in range(4 * len(state.combatants) + 20):
         start = len(batch.events)
         _roll_maiming(batch, rng)
-        _offer_opportunities(batch, fresh, now)
+        _offer_opportunities(batch, fresh, now, rng)
         _drop_prompts_of_fallen(batch, rng)
         if turns.needs_auto_advance(batch.state) or turns.turn_is_spent(batch.state):
             turns.advance(batch)
@@ -294,7 +294,7 @@ def _defence_critical(e: AttackResolved, settings: TableSettings) -> bool:
     )
 
 
-def _offer_opportunities(batch: Batch, events: Iterable[Event], now: float) -> None:
+def _offer_opportunities(batch: Batch, events: Iterable[Event], now: float, rng: RNG) -> None:
     """Each enemy in reach (adjacent on the map) that may react gets an offer."""
     for provoker_id, why in _provokers(events, batch):
         if batch.state.get(provoker_id).status == "dead":
@@ -309,7 +309,7 @@ def _offer_opportunities(batch: Batch, events: Iterable[Event], now: float) -> N
                 for p in batch.state.prompts
             ):
                 continue
-            prompt = gm.opportunity_prompt(batch.state, enemy.id, provoker_id, why, now)
+            prompt = gm.opportunity_prompt(batch.state, enemy.id, provoker_id, why, now, rng)
             batch.add(PromptOpened(prompt=prompt))
 
 

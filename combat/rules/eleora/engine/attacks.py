@@ -31,6 +31,7 @@ from combat.rules.eleora.engine.common import (
     deadline,
     is_surprised,
     new_id,
+    new_prompt_id,
     reaction_refusal,
     require_action,
     require_active,
@@ -81,7 +82,7 @@ def open_attack(
     """AttackDeclared (tokens spent, pool fixed), then a prompt or the resolution."""
     attack = pending_attack(batch.state, cmd, target_id, opportunity)
     _spend_tokens(batch, attack, cmd.heroism)
-    prompt = _defence_prompt(batch.state, attack, cmd.now)
+    prompt = _defence_prompt(batch.state, attack, cmd.now, rng)
     batch.add(AttackDeclared(attack=attack, prompt=prompt))
     if prompt is None:
         resolve(batch, attack.id, rng)
@@ -139,7 +140,9 @@ def _spend_tokens(batch: Batch, attack: PendingAttack, heroism: bool) -> None:
         batch.add(ConditionSpent(combatant=attack.attacker, key="inspiracja"))
 
 
-def _defence_prompt(state: EncounterState, attack: PendingAttack, now: float) -> Prompt | None:
+def _defence_prompt(
+    state: EncounterState, attack: PendingAttack, now: float, rng: RNG
+) -> Prompt | None:
     """Parowanie/Unik are offered only when the defender may use a defensive reaction now."""
     target = state.get(attack.target)
     if attack.auto_hit or attack.surprised:
@@ -147,7 +150,7 @@ def _defence_prompt(state: EncounterState, attack: PendingAttack, now: float) ->
     if reaction_refusal(target, defensive=True) is not None:
         return None
     return Prompt(
-        id=new_id(state, "p"),
+        id=new_prompt_id(state, rng),
         kind="reakcja",
         actor=target.id,
         options=DEFENSIVE_OPTIONS,

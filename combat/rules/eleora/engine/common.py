@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import Names, RuleViolation, fresh_id, gettext_noop
 from combat.rules.dice import RNG, Modifier, PoolRoll, roll_pool
 from combat.rules.eleora import grid
 from combat.rules.eleora.attack import is_critical
@@ -53,7 +53,7 @@ def require_action(state: EncounterState, actor_id: str) -> Combatant:
             "nie_twoja_tura",
             gettext_noop("Nie twoja tura: teraz działa %(name)s."),
             current=state.current,
-            name=now.name,
+            name=Names.of(now),
         )
     require_conscious(c)
     if c.has("paraliz"):
@@ -126,7 +126,7 @@ def is_surprised(c: Combatant) -> bool:
 def require_no_prompts(state: EncounterState) -> None:
     """While someone must answer a prompt, the acting state stays as it is."""
     if state.prompts:
-        names = ", ".join(dict.fromkeys(state.get(p.actor).name for p in state.prompts))
+        names = Names.of(*(state.get(p.actor) for p in state.prompts))
         raise RuleViolation(
             "czekamy_na_reakcje",
             gettext_noop("Czekamy na reakcję: %(names)s."),
@@ -155,6 +155,11 @@ def deadline(state: EncounterState, now: float) -> float:
 
 def new_id(state: EncounterState, prefix: str) -> str:
     return f"{prefix}{state.next_id}"
+
+
+def new_prompt_id(state: EncounterState, rng: RNG, offset: int = 0) -> str:
+    """A prompt's id, not to be guessed by a player it is not for (`fresh_id`)."""
+    return fresh_id(rng, "p", state.next_id + offset)
 
 
 def roll_test(

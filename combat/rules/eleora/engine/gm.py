@@ -27,7 +27,7 @@ from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.engine.common import (
     ACTIVE_PHASES,
     deadline,
-    new_id,
+    new_prompt_id,
     reaction_refusal,
     require_active,
 )
@@ -195,7 +195,7 @@ def set_environment(state: EncounterState, cmd: SetEnvironment) -> list[Event]:
     return [EnvironmentChanged(darkness=cmd.darkness, difficult_terrain=cmd.difficult_terrain)]
 
 
-def offer_opportunity(state: EncounterState, cmd: OfferOpportunity) -> list[Event]:
+def offer_opportunity(state: EncounterState, cmd: OfferOpportunity, rng: RNG) -> list[Event]:
     """The GM rules an Atak okazyjny is due (when the map cannot tell reach)."""
     require_active(state)
     attacker, target = state.get(cmd.attacker), state.get(cmd.target)
@@ -206,15 +206,15 @@ def offer_opportunity(state: EncounterState, cmd: OfferOpportunity) -> list[Even
     refusal = reaction_refusal(attacker)
     if refusal is not None:
         raise refusal
-    prompt = opportunity_prompt(state, attacker.id, target.id, cmd.trigger, cmd.now)
+    prompt = opportunity_prompt(state, attacker.id, target.id, cmd.trigger, cmd.now, rng)
     return [PromptOpened(prompt=prompt)]
 
 
 def opportunity_prompt(
-    state: EncounterState, attacker: str, target: str, trigger: str, now: float
+    state: EncounterState, attacker: str, target: str, trigger: str, now: float, rng: RNG
 ) -> Prompt:
     return Prompt(
-        id=new_id(state, "p"),
+        id=new_prompt_id(state, rng),
         kind="atak_okazyjny",
         actor=attacker,
         options=("atak_okazyjny",),
@@ -224,11 +224,11 @@ def opportunity_prompt(
     )
 
 
-def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[Event]:
+def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack, rng: RNG) -> list[Event]:
     """An area attack: everyone covered who may still use a defensive reaction gets Ucieczka."""
     require_active(state)
     events: list[Event] = []
-    next_id = state.next_id
+    opened = 0
     covered = (*cmd.targets, *_standing_on(state, (*cmd.fields, *_around(state, cmd))))
     if not covered:
         raise RuleViolation("pusty_obszar", gettext_noop("Atak obszarowy nikogo nie obejmuje."))
@@ -237,14 +237,14 @@ def declare_area_attack(state: EncounterState, cmd: DeclareAreaAttack) -> list[E
         if reaction_refusal(c, defensive=True) is not None:
             continue
         prompt = Prompt(
-            id=f"p{next_id}",
+            id=new_prompt_id(state, rng, opened),
             kind="ucieczka",
             actor=c.id,
             options=("ucieczka",),
             deadline=deadline(state, cmd.now),
             trigger=cmd.label or "atak obszarowy",
         )
-        next_id += 1
+        opened += 1
         events.append(PromptOpened(prompt=prompt))
     return events
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.base import RNG, RuleViolation, fresh_id, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import damage as dmg
 from combat.rules.magus import options as opt
@@ -305,7 +305,7 @@ def attack(state: EncounterState, command: Attack, rng: RNG) -> list[Event]:
     talents = reaction_talents(state, p.target) if level.success else ()
     prompt = None
     if talents:
-        pid = f"p{state.prompts_opened + 1}"
+        pid = fresh_id(rng, "p", state.prompts_opened + 1)
         deadline = command.now + settings.reaction_timeout_s
         prompt = Prompt(pid, p.target.id, deadline, strike, talents)
     if p.facts.ground:
@@ -338,15 +338,12 @@ def answer(state: EncounterState, command: Answer, rng: RNG) -> list[Event]:
     """Unik or Riposta (one defensive talent per attack): the test must reach the attack's
     result; Strain as the settings say. No reaction: the hit lands."""
     prompt = state.prompt(command.prompt)
-    if prompt is None:
+    if prompt is None or command.actor != prompt.actor:
+        # Another's prompt answers as one that does not exist: it may be a hidden NPC's.
         raise RuleViolation(
             "brak_pytania", gettext_noop("To pytanie jest już zamknięte."), prompt=command.prompt
         )
     defender = state.get(prompt.actor)
-    if command.actor != defender.id:
-        raise RuleViolation(
-            "nie_twoje", gettext_noop("To pytanie jest do: %(name)s."), name=defender.name
-        )
     if command.option != NO_REACTION and (
         command.option not in prompt.options
         or command.option not in reaction_talents(state, defender)

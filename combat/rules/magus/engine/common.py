@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import mounted
 from combat.rules.magus import options as opt
@@ -142,7 +142,7 @@ def require_phase(state: EncounterState, phase: str) -> None:
 
 def require_no_prompt(state: EncounterState) -> None:
     if state.prompts:
-        name = state.get(state.prompts[0].actor).name
+        name = Names.of(state.get(state.prompts[0].actor))
         raise RuleViolation(
             "czeka_na_obrone",
             gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak."),
@@ -155,7 +155,7 @@ def require_turn(state: EncounterState, actor: str) -> Combatant:
     require_phase(state, "act")
     me = combatant(state, actor)
     if state.current != me.id:
-        name = state.get(state.current).name if state.current else "–"
+        name = Names.of(state.get(state.current)) if state.current else "–"
         raise RuleViolation(
             "nie_twoja_tura",
             gettext_noop("Nie twoja tura: teraz działa %(name)s."),

@@ -444,14 +444,16 @@ def test_another_command_waits_while_a_prompt_is_open() -> None:
 
 
 def test_defend_answers_only_its_own_open_prompt() -> None:
+    """Another's prompt is refused as one that does not exist (it may be a hidden NPC's)."""
     table = duel()
     table.do(Attack(actor="ala", target="ork"))
     with pytest.raises(RuleViolation) as refused:
         table.do(Defend(actor="ala", prompt="p1", option=""))
-    assert refused.value.code == "nie_twoja_obrona"
-    with pytest.raises(RuleViolation) as refused:
-        table.do(Defend(actor="ork", prompt="p9", option=""))
     assert refused.value.code == "brak_pytania"
+    with pytest.raises(RuleViolation) as missing:
+        table.do(Defend(actor="ork", prompt="p9", option=""))
+    assert missing.value.code == "brak_pytania"
+    assert refused.value.message == missing.value.message
 
 
 # --- the deadline -----------------------------------------------------------------------------

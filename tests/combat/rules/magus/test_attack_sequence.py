@@ -245,7 +245,7 @@ def test_no_reaction_and_the_deadline_let_the_hit_land() -> None:
     table = duel(ork={"skills": {"unik": 2}})
     hit(table, [5, 3])
     pid = table.state.prompts[0].id
-    with pytest.raises(RuleViolation, match="do: Ork"):
+    with pytest.raises(RuleViolation, match="już zamknięte"):  # another's: as a missing one
         table.do(Answer(actor="ala", prompt=pid, option=""))
     with pytest.raises(RuleViolation, match="Tej reakcji"):
         table.do(Answer(actor="ork", prompt=pid, option="riposta"))

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from characters.models import Character
 from combat import services
 from combat.rules.base import battle_maps_of
 from combat.rules.battlemap import Resize
 from combat.rules.registry import get_ruleset
-from combat.services import Viewer
+from combat.services import Refused, Viewer
 from tests.combat.d100_table.helpers import Tab, make_d100_table, open_tab
 from tests.combat.magus_table.helpers import magus_sheet, make_magus_table
 from tests.combat.table.helpers import make_hero, make_party
@@ -199,3 +200,11 @@ def test_prompt_ids_cannot_be_guessed(ruleset: str) -> None:
     table, first = hidden_prompt(ruleset)
     assert not re.fullmatch(r"p\d{1,6}", first), first
     assert len(first) >= 12
+
+
+def test_in_english_the_hidden_npc_is_someone_hidden() -> None:
+    table = hidden_acts("d100")
+    viewer = Viewer(user_id=table.p1.pk, is_gm=False)
+    with translation.override("en"), pytest.raises(Refused) as refused:
+        services.run_command(table.pk, {"type": "end_turn", "actor": table.hero1}, viewer=viewer)
+    assert refused.value.message == "Not your turn: someone hidden is acting now."

@@ -15,7 +15,8 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from characters.models import Character
-from combat import services
+from combat import services, verify
+from combat.models import Encounter
 from combat.rules.base import battle_maps_of
 from combat.rules.battlemap import Resize
 from combat.rules.registry import get_ruleset
@@ -197,9 +198,13 @@ async def test_a_hidden_npcs_prompt_answers_as_one_that_does_not_exist(ruleset: 
 
 @pytest.mark.parametrize("ruleset", ["d100", "magus", "eleora"])
 def test_prompt_ids_cannot_be_guessed(ruleset: str) -> None:
+    """Nor from the seed's commitment; the revealed seed gives them again (the log checks)."""
     table, first = hidden_prompt(ruleset)
     assert not re.fullmatch(r"p\d{1,6}", first), first
     assert len(first) >= 12
+    encounter = Encounter.objects.get(pk=table.pk)
+    report = verify.verify(encounter, seed=encounter.seed, gm_seed=encounter.gm_seed)
+    assert report.ok and report.entries[-1].status == verify.OK
 
 
 def test_in_english_the_hidden_npc_is_someone_hidden() -> None:

@@ -247,7 +247,7 @@ def prompt_cards(rules: Any, table: Table, viewer: Viewer) -> list[PromptCard]:
             kind=p.kind,
             actor=p.actor,
             actor_name=seat.name,
-            label=engine_text(p.label_template, p.label_params, p.label),
+            label=seen.text(p.label_template, p.label_params, p.label),
             options=_option_labels(p),
             deadline=p.deadline,
             mine=viewer.owns(seat.controller) or (viewer.is_gm and seat.controller is None),

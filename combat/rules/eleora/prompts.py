@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
-from combat.rules.base import PromptView, RuleViolation, fill, gettext_noop, text_param
+from combat.rules.base import Names, PromptView, RuleViolation, fill, gettext_noop, text_param
 from combat.rules.eleora.attack import (
     SPECIAL_MSGIDS,
     best_shield,
@@ -221,8 +221,8 @@ def prompt_view(state: EncounterState, prompt: Prompt) -> PromptView:
         actor = state.get(prompt.actor)
         target = state.combatants.get(prompt.target or "")
         params = {
-            "attacker": actor.name,
-            "target": target.name if target else prompt.target,
+            "attacker": Names.of(actor),
+            "target": Names.of(target) if target else prompt.target,
             "trigger": text_param(prompt.trigger),
         }
         msgid = (
@@ -262,8 +262,8 @@ def attack_label(state: EncounterState, attack: PendingAttack) -> tuple[str, dic
     special = SPECIAL_MSGIDS.get(attack.special, attack.special) if attack.special else ""
     params: dict[str, Any] = {
         "kind": text_param(kind),
-        "attacker": state.get(attack.attacker).name,
-        "target": state.get(attack.target).name,
+        "attacker": Names.of(state.get(attack.attacker)),  # hidden: „ktoś ukryty”
+        "target": Names.of(state.get(attack.target)),
         "weapon": attack.weapon,
         "special": text_param(special) if special else "",
     }

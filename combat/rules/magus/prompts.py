@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from combat.rules.base import (
+    Names,
     OddsOption,
     OddsView,
     Outcome,
@@ -53,7 +54,7 @@ def prompt_view(state: EncounterState, prompt: Prompt) -> PromptView:
     strike = prompt.strike
     attacker = state.get(strike.attacker)
     params = {
-        "attacker": attacker.name,
+        "attacker": Names.of(attacker),  # a hidden one is „ktoś ukryty” to the player
         "target": state.get(prompt.actor).name,
         "total": strike.total,
     }

@@ -15,14 +15,14 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from characters.models import Character
-from combat import services, verify
+from combat import fragments, services, verify
 from combat.models import Encounter
 from combat.rules.base import battle_maps_of
 from combat.rules.battlemap import Resize
 from combat.rules.registry import get_ruleset
 from combat.services import Refused, Viewer
 from tests.combat.d100_table.helpers import Tab, make_d100_table, open_tab
-from tests.combat.magus_table.helpers import magus_sheet, make_magus_table
+from tests.combat.magus_table.helpers import Faces, magus_sheet, make_magus_table
 from tests.combat.table.helpers import make_hero, make_party
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -43,9 +43,9 @@ class Hidden:
     hero2: str
     scout: str
 
-    def run(self, user: User, command: dict[str, Any]) -> None:
+    def run(self, user: User, command: dict[str, Any], rng: Any = None) -> None:
         viewer = Viewer(user_id=user.pk, is_gm=user == self.gm)
-        services.run_command(self.pk, command, viewer=viewer, answer_npcs=False)
+        services.run_command(self.pk, command, viewer=viewer, answer_npcs=False, rng=rng)
 
     @property
     def state(self) -> Any:
@@ -213,3 +213,19 @@ def test_in_english_the_hidden_npc_is_someone_hidden() -> None:
     with translation.override("en"), pytest.raises(Refused) as refused:
         services.run_command(table.pk, {"type": "end_turn", "actor": table.hero1}, viewer=viewer)
     assert refused.value.message == "Not your turn: someone hidden is acting now."
+
+
+@pytest.mark.parametrize("ruleset", ["d100", "magus", "eleora"])
+def test_the_prompt_of_a_player_attacked_by_a_hidden_npc_never_names_it(ruleset: str) -> None:
+    table = hidden_acts(ruleset)
+    if ruleset == "eleora":  # the next round: one yet to act in the first is surprised
+        for _turn in range(4):
+            table.run(table.gm, {"type": "end_turn", "actor": table.state.current})
+        assert table.state.current == table.scout
+    # Every die high: the scout's attack hits and asks Milena's player for a defence.
+    table.run(table.gm, attack(ruleset, table.scout, table.hero2), rng=Faces(7))
+    assert [p for p in table.state.prompts if p.actor == table.hero2]
+    seen = services.load_table(table.pk)
+    shown = fragments.render_one(seen, Viewer(user_id=table.p2.pk, is_gm=False), "table-prompts")
+    assert 'id="prompt-' in shown
+    assert SCOUT not in shown

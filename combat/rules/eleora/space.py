@@ -72,6 +72,19 @@ def occupied(state: EncounterState, *, besides: str | None = None) -> frozenset[
     )
 
 
+def unseen(state: EncounterState, mover: Combatant) -> dict[Field, Combatant]:
+    """The tokens `mover` cannot see, by field: a player's character sees no hidden one (its
+    player does not), the GM's creatures see every one (the GM does). A move neither avoids
+    nor is refused by them: it stops where it meets one (`movement.move`)."""
+    if mover.controller is None:
+        return {}
+    return {
+        c.position: c
+        for c in state.combatants.values()
+        if c.hidden and c.id != mover.id and c.position is not None and c.status != "dead"
+    }
+
+
 def check_field(m: BattleMap, f: Field) -> None:
     """A token may stand here: on the map, neither wall nor obstacle."""
     if not m.inside(f):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from combat.rules import battlemap
 from combat.rules.eleora import RULESET
-from combat.rules.eleora.commands import Move, command_from_dict
+from combat.rules.eleora.commands import DeclareAttack, Move, command_from_dict
 from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.events import ActionSpent, CombatantChanged, Moved
 from combat.rules.eleora.narrate import describe
 from tests.combat.rules.engine_kit import Dice, of_type, step
-from tests.combat.rules.test_eleora_map import refused, scene
+from tests.combat.rules.test_eleora_map import declared, refused, scene
 
 PLAYER = {"controller": "u1"}
 HIDDEN = {"hidden": True}
@@ -127,3 +127,16 @@ def test_one_dragged_along_stops_the_move_where_it_would_step_onto_a_hidden_foe(
 def test_the_gms_creature_sees_the_hidden_and_is_refused_as_before() -> None:
     state = scene("w x . a", order=("wilk", "xan", "ala"), ala=PLAYER, xan=HIDDEN)
     assert refused(state, Move(actor="wilk", path=((1, 0), (2, 0)))).code == "przepuszczenie"
+
+
+def test_a_hidden_body_neither_screens_a_players_shot_nor_says_where_it_stands() -> None:
+    """It used to give „Cel zasłonięty przez kogoś na linii strzału: −3”: someone hidden stood
+    on that line. The GM's creatures still see it and are screened, unnamed."""
+    state = scene("a . x . w", ala=PLAYER, xan=HIDDEN)
+    attack = DeclareAttack(actor="ala", target="wilk", weapon="Łuk")
+    odds = RULESET.preview_odds(state, attack)
+    assert not any("zasłonięty" in text for text, _ in odds.notes)
+    assert all(m.dice != -3 for m in declared(state, attack))
+    gm_run = scene("a . x . w", xan=HIDDEN)  # Ala the GM's: it sees Xan
+    notes = RULESET.preview_odds(gm_run, attack).notes
+    assert ("Cel zasłonięty przez kogoś na linii strzału: −%(n)s", {"n": 3}) in notes

@@ -672,7 +672,8 @@ def render_route(
             raise Refused("postac", _("Nie ma takiej postaci: %(id)s") % {"id": actor})
         if not (viewer.is_gm or viewer.owns(seat.controller)):
             raise Refused("nie_twoja", _("To nie twoja postać."))
-        found = maps.route(table.state, actor, to, mode, clock.now())
+        unseen = frozenset(table.view.seats) - seen.seen  # drawn as empty fields
+        found = maps.route(table.state, actor, to, mode, clock.now(), unseen=unseen)
         if found.command:
             parsed = rules.command_from_dict({**found.command, "now": clock.now()})
             authorise(rules, table.view, viewer, parsed)

@@ -761,10 +761,20 @@ class BattleMaps(Protocol):
         """The GM's command putting a seat's token on a field (None: off the map)."""
 
     def route(
-        self, state: Any, actor: str, to: tuple[int, int], mode: str, now: float
+        self,
+        state: Any,
+        actor: str,
+        to: tuple[int, int],
+        mode: str,
+        now: float,
+        *,
+        unseen: Iterable[str] = (),
     ) -> RouteView:
         """The move of `actor` to `to` in `mode` ("" for the first the actor may use);
-        RuleViolation when there is nothing to show (no map, no token)."""
+        RuleViolation when there is nothing to show (no map, no token). `unseen`: the seats
+        the asker cannot see, whose tokens neither block nor bend the path nor are named: the
+        route is drawn as if their fields were empty (the move itself stops where it meets
+        one, as the rules say)."""
 
 
 def prompts_of(rules: object) -> Prompts | None:

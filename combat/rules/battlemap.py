@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from math import sqrt
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from combat.rules.base import RuleViolation, gettext_noop
 
@@ -552,6 +552,47 @@ def path_cost(m: BattleMap, path: tuple[Field, ...]) -> int:
                 "sciana", gettext_noop("Pole %(field)s jest zablokowane."), field=label(b)
             )
     return sum(m.entry_cost(f) for f in path[1:])
+
+
+# The log line of a move stopped by a token its mover could not see (every ruleset's).
+STOPPED = gettext_noop("%(name)s zatrzymuje się: na drodze stoi %(other)s.")
+
+
+def walk_until(
+    path: tuple[Field, ...], hidden: Iterable[Field], taken: Iterable[Field] = ()
+) -> tuple[tuple[Field, ...], Field | None]:
+    """A move that runs into a token its mover could not see (an ambush): the part of `path`
+    walked before its first field in `hidden`, cut back to its last field not in `taken` (one
+    crossed but not stood on; the start at least), and that hidden field; the whole path and
+    None when no hidden field lies on it."""
+    ambush, crossed = frozenset(hidden), frozenset(taken)
+    hit = next((i for i, f in enumerate(path[1:], 1) if f in ambush), None)
+    if hit is None:
+        return path, None
+    stop = hit - 1
+    while stop > 0 and path[stop] in crossed:
+        stop -= 1
+    return path[: stop + 1], path[hit]
+
+
+S = TypeVar("S")
+
+
+def lifted(state: S, unseen: Iterable[str]) -> S:
+    """A ruleset's state as one who cannot see the `unseen` seats finds the map: their tokens
+    lifted off it (`position` None), so they neither block, bend nor are named in a route.
+    For drawing a route only: the move it offers is decided on the whole state. The state is
+    a dataclass whose `combatants` map ids to dataclasses with a `position`."""
+    gone = frozenset(unseen)
+    people: Mapping[str, Any] = state.combatants  # type: ignore[attr-defined]
+    off = {
+        cid: replace(c, position=None)
+        for cid, c in people.items()
+        if cid in gone and c.position is not None
+    }
+    if not off:
+        return state
+    return replace(state, combatants={**people, **off})  # type: ignore[type-var]
 
 
 def _walk_back(came: Mapping[Field, Field], start: Field, goal: Field) -> tuple[Field, ...]:

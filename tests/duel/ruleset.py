@@ -201,9 +201,16 @@ class DuelRuleset:
         return PlaceCombatant(target=seat, to=to, now=now)
 
     def route(
-        self, state: Duel, actor: str, to: tuple[int, int], mode: str, now: float
+        self,
+        state: Duel,
+        actor: str,
+        to: tuple[int, int],
+        mode: str,
+        now: float,
+        *,
+        unseen: Iterable[str] = (),
     ) -> RouteView:
-        return table.route(state, actor, to, mode, now)
+        return table.route(state, actor, to, mode, now, unseen=unseen)
 
 
 RULESET = DuelRuleset()

@@ -6,6 +6,7 @@ order, seats with health), its prompts, the log's lines, and the data of its own
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from combat.rules import battlemap
@@ -443,9 +444,18 @@ def _line(
 MODES = ((WALK, gettext_noop("Chód")), (RUN, gettext_noop("Bieg")))
 
 
-def route(state: Duel, actor: str, to: tuple[int, int], mode: str, now: float) -> RouteView:
-    """The move of `actor` to `to`: the cheapest path around walls, obstacles and enemies,
-    allowed exactly when deciding its command would be."""
+def route(
+    state: Duel,
+    actor: str,
+    to: tuple[int, int],
+    mode: str,
+    now: float,
+    *,
+    unseen: Iterable[str] = (),
+) -> RouteView:
+    """The move of `actor` to `to`: the cheapest path around walls, obstacles and enemies
+    (not those of the `unseen` seats: the asker does not know they are there), allowed
+    exactly when deciding its command would be."""
     m = state.battlemap
     if m is None:
         raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
@@ -455,7 +465,12 @@ def route(state: Duel, actor: str, to: tuple[int, int], mode: str, now: float) -
     mode = mode or WALK
     if mode not in dict(MODES):
         raise RuleViolation("tryb", gettext_noop("Nieznany sposób ruchu."))
-    others = [f for f in state.fighters.values() if f.id != actor and f.position is not None]
+    hidden = frozenset(unseen)
+    others = [
+        f
+        for f in state.fighters.values()
+        if f.id != actor and f.position is not None and f.id not in hidden
+    ]
     enemies = [f.position for f in others if f.position and f.side != me.side and not f.down]
     allies = [f.position for f in others if f.position and f.position not in enemies]
     found = battlemap.route(m, me.position, to, closed=enemies, no_stop=allies)

@@ -237,9 +237,16 @@ class D100Ruleset:
         return maps.place_command(seat, to, now)
 
     def route(
-        self, state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+        self,
+        state: EncounterState,
+        actor: str,
+        to: tuple[int, int],
+        mode: str,
+        now: float,
+        *,
+        unseen: Iterable[str] = (),
     ) -> RouteView:
-        return maps.route(state, actor, to, mode, now)
+        return maps.route(state, actor, to, mode, now, unseen=unseen)
 
 
 RULESET = D100Ruleset()

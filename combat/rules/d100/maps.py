@@ -10,6 +10,8 @@ the map (the seed has no reach, range or cover rule): see `engine.space`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from combat.rules import battlemap
 from combat.rules.base import MapSpec, RouteView, RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap, Edit, Field
@@ -42,13 +44,21 @@ def place_command(seat: str, to: tuple[int, int] | None, now: float) -> Command:
 
 
 def route(
-    state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+    state: EncounterState,
+    actor: str,
+    to: tuple[int, int],
+    mode: str,
+    now: float,
+    *,
+    unseen: Iterable[str] = (),
 ) -> RouteView:
     """`actor`'s walk to `to`: the cheapest path around walls, obstacles and enemies (allies
     and the fallen may be crossed), its cost against what is left this turn, and whether the
-    engine takes it; RuleViolation without a map or a token."""
+    engine takes it; RuleViolation without a map or a token. The `unseen` seats' tokens are
+    not on the map it is drawn on (the move stops where it meets one: `space.ambush`)."""
     m = space.require_map(state)
     me = combatant(state, actor)
+    whole, state = state, battlemap.lifted(state, frozenset(unseen) - {me.id})
     start = space.require_token(me)
     if mode not in ("", MODE):
         raise RuleViolation("tryb_ruchu", gettext_noop("Nieznany tryb ruchu: %(mode)s."), mode=mode)
@@ -73,7 +83,7 @@ def route(
             mode=MODE,
         )
     command = Move(actor=me.id, path=found.path, now=now)
-    refused = engine.refusal(state, command)
+    refused = engine.refusal(whole, command)
     return RouteView(
         actor=me.id,
         path=found.path,

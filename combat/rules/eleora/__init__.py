@@ -363,9 +363,16 @@ class EleoraRuleset:
         return PlaceCombatant(actor=GM, target=seat, to=to, now=now)
 
     def route(
-        self, state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+        self,
+        state: EncounterState,
+        actor: str,
+        to: tuple[int, int],
+        mode: str,
+        now: float,
+        *,
+        unseen: Iterable[str] = (),
     ) -> RouteView:
-        return routes.route(state, actor, to, mode, now)
+        return routes.route(state, actor, to, mode, now, unseen=unseen)
 
 
 def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> DerivedValue:

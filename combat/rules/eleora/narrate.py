@@ -855,6 +855,14 @@ def _prompt_closed(state: EncounterState, e: PromptClosed) -> LogLine | None:
 
 def _combatant_changed(state: EncounterState, e: CombatantChanged) -> LogLine | None:
     name = _name(state, e.combatant)
+    if e.stopped is not None:
+        return _line(
+            battlemap.STOPPED,
+            "move",
+            [e.stopped, e.combatant],
+            name=_name(state, e.stopped),
+            other=name,
+        )
     if e.hidden is True:
         return _line(
             gettext_noop("MG ukrywa: %(name)s."), "gm", [e.combatant], secret=True, name=name

@@ -17,11 +17,11 @@ capped budget and shown as too far.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from combat.rules.base import RouteView, RuleViolation, gettext_noop
-from combat.rules.battlemap import BattleMap, Field, label
+from combat.rules.battlemap import BattleMap, Field, label, lifted
 from combat.rules.dice import pool_size
 from combat.rules.eleora import grid, space
 from combat.rules.eleora.attack import skill_pool
@@ -57,12 +57,22 @@ def modes(state: EncounterState, c: Combatant) -> tuple[tuple[str, str], ...]:
     return tuple((k, MODES[k][0]) for k in keys)
 
 
-def route(state: EncounterState, actor: str, to: Field, mode: str, now: float) -> RouteView:
-    """The move of `actor` to `to` in `mode` ("" for the first it may use)."""
+def route(
+    state: EncounterState,
+    actor: str,
+    to: Field,
+    mode: str,
+    now: float,
+    *,
+    unseen: Iterable[str] = (),
+) -> RouteView:
+    """The move of `actor` to `to` in `mode` ("" for the first it may use), drawn as if the
+    tokens of the `unseen` seats were not there (the move stops where it meets one)."""
     m = state.battlemap
     if m is None:
         raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
     c = state.get(actor)
+    whole, state = state, lifted(state, frozenset(unseen) - {c.id})
     if c.position is None:
         raise RuleViolation("bez_pozycji", gettext_noop("%(name)s nie stoi na mapie."), name=c.name)
     start, to = c.position, (int(to[0]), int(to[1]))
@@ -101,7 +111,7 @@ def route(state: EncounterState, actor: str, to: Field, mode: str, now: float) -
         )
     command = Move(actor=c.id, mode=move_mode, path=path, charge=charge, now=now)
     try:
-        decide(state, command, SeededRNG(0))  # every other check the move itself makes
+        decide(whole, command, SeededRNG(0))  # every other check the move itself makes
     except RuleViolation as refused:
         return _refused(view, path, refused.template, refused.params)
     return RouteView(
@@ -159,14 +169,9 @@ def _target_refusal(
                 "zajete",
                 gettext_noop("Pole %(square)s zajmuje %(name)s."),
                 square=label(to),
-                name=_shown(other),
+                name=other.name,  # a token the asker sees (`unseen` are lifted)
             )
     return None
-
-
-def _shown(c: Combatant) -> str:
-    """A name fit for a player's preview (a hidden character is not named)."""
-    return "?" if c.hidden else c.name
 
 
 def _sides(
@@ -262,7 +267,7 @@ def _charge_path(
         if f in closed:
             return line, used, RuleViolation(
                 "zajete", gettext_noop("Nie można przejść przez pole wroga (%(name)s)."),
-                name=_shown(_at(state, f)),
+                name=_at(state, f).name,
             )  # fmt: skip
         if f in ask:
             return line, used, _needs_pass(ask[f])

@@ -72,6 +72,19 @@ def occupied(state: EncounterState, *, besides: str | None = None) -> frozenset[
     )
 
 
+def unseen(state: EncounterState, mover: Combatant) -> dict[Field, Combatant]:
+    """The tokens `mover` cannot see, by field: a player's character sees no hidden one (its
+    player does not), the GM's creatures see every one (the GM does). A move neither avoids
+    nor is refused by them: it stops where it meets one (`movement.move`)."""
+    if mover.controller is None:
+        return {}
+    return {
+        c.position: c
+        for c in state.combatants.values()
+        if c.hidden and c.id != mover.id and c.position is not None and c.status != "dead"
+    }
+
+
 def check_field(m: BattleMap, f: Field) -> None:
     """A token may stand here: on the map, neither wall nor obstacle."""
     if not m.inside(f):
@@ -123,14 +136,20 @@ def darkness_notes(state: EncounterState, fields: Iterable[Field | None]) -> lis
 
 
 def sight(state: EncounterState, attacker: Combatant, target: Combatant) -> battlemap.Sight | None:
-    """The line from the attacker's field to the target's; None off the map."""
+    """The line from the attacker's field to the target's; None off the map. A body the
+    attacker cannot see (`unseen`) is not on it: a player's shot is neither screened by a
+    hidden token nor tells where one stands (DEFAULT, as a route is drawn)."""
     m = state.battlemap
     if m is None or attacker.position is None or target.position is None:
         return None
+    hidden = unseen(state, attacker)
     bodies = {
         c.position: c.id
         for c in state.combatants.values()
-        if c.position is not None and c.id not in (attacker.id, target.id) and c.status != "dead"
+        if c.position is not None
+        and c.id not in (attacker.id, target.id)
+        and c.status != "dead"
+        and c.position not in hidden
     }
     return battlemap.sight(m, attacker.position, target.position, bodies)
 
@@ -149,7 +168,7 @@ def require_sight(state: EncounterState, attacker: Combatant, target: Combatant)
 def cover(state: EncounterState, attacker: Combatant, target: Combatant) -> Note | None:
     """−3 dice (the table's `ranged_cover_penalty`) when a character or an obstacle stands on
     the line to the target, naming the first one; None when the line is clear or off the map.
-    A hidden character screens too, unnamed."""
+    A hidden character screens the GM's creatures' shots too, unnamed (the log is public)."""
     seen = sight(state, attacker, target)
     if seen is None or not seen.screened:
         return None

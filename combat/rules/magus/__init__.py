@@ -233,9 +233,16 @@ class MagusRuleset:
         return battle.place_command(seat, to, now)
 
     def route(
-        self, state: EncounterState, actor: str, to: tuple[int, int], mode: str, now: float
+        self,
+        state: EncounterState,
+        actor: str,
+        to: tuple[int, int],
+        mode: str,
+        now: float,
+        *,
+        unseen: Iterable[str] = (),
     ) -> RouteView:
-        return battle.route(state, actor, to, mode, now)
+        return battle.route(state, actor, to, mode, now, unseen=unseen)
 
     # --- Simulator ------------------------------------------------------------------------
 

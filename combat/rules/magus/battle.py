@@ -8,6 +8,8 @@ that confirming sends; whether it is allowed is the engine's own answer to that 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from combat.rules import battlemap as bm
 from combat.rules.base import MapSpec, RouteView, RuleViolation, gettext_noop
 from combat.rules.magus import codec, engine
@@ -43,12 +45,23 @@ def place_command(seat: str, to: bm.Field | None, now: float) -> Command:
     return PlaceCombatant(target=seat, to=to, now=now)
 
 
-def route(state: EncounterState, actor: str, to: bm.Field, mode: str, now: float) -> RouteView:
-    """The move of `actor` to `to`: path, cost against what is left, notes, the command."""
+def route(
+    state: EncounterState,
+    actor: str,
+    to: bm.Field,
+    mode: str,
+    now: float,
+    *,
+    unseen: Iterable[str] = (),
+) -> RouteView:
+    """The move of `actor` to `to`: path, cost against what is left, notes, the command; the
+    `unseen` seats' tokens are not on the map it is drawn on (`space.ambush` stops the move
+    where it meets one)."""
     m = state.battlemap
     if m is None:
         raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
     me = combatant(state, actor)
+    whole, state = state, bm.lifted(state, frozenset(unseen) - {me.id})
     start = space.field_of(me)
     if start is None:
         raise RuleViolation("bez_pola", gettext_noop("%(name)s nie stoi na mapie."), name=me.name)
@@ -67,7 +80,7 @@ def route(state: EncounterState, actor: str, to: bm.Field, mode: str, now: float
     metres = found.cost * m.metres
     rate = movement_limit(state, me)
     command = Move(actor=actor, now=now, metres=metres, path=found.path)
-    refused = engine.refusal(state, command)
+    refused = engine.refusal(whole, command)
     return RouteView(
         actor=actor,
         path=found.path,

@@ -59,6 +59,7 @@ class HiddenSet(Event):
     type_key: ClassVar[str] = "hidden_set"
     target: str
     hidden: bool
+    stopped: str | None = None  # revealed as this combatant's move ran into it
 
 
 @dataclass(frozen=True)

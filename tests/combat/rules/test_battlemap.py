@@ -924,3 +924,33 @@ def test_it_never_gives_two_tokens_one_label(names: list[str]) -> None:
 
 def test_it_labels_a_one_word_creature_by_its_letter_and_number() -> None:
     assert bm.token_labels(["Wilk 1", "Wilk 2", "Ork"]) == ("W1", "W2", "OR")
+
+
+# --- an ambush: a move that runs into a token its mover cannot see ------------------------------
+
+WAY = ((0, 0), (1, 0), (2, 0), (3, 0), (4, 0))
+
+
+def test_walk_until_stops_on_the_field_before_the_first_hidden_one() -> None:
+    assert bm.walk_until(WAY, {(3, 0), (2, 0)}) == (WAY[:2], (2, 0))
+    assert bm.walk_until(WAY, {(9, 9)}) == (WAY, None)
+    assert bm.walk_until(WAY, {(1, 0)}) == (WAY[:1], (1, 0))  # met on the first step
+    assert bm.walk_until(WAY, {(0, 0)}) == (WAY, None)  # its own start is never met
+
+
+def test_walk_until_steps_back_off_fields_it_may_cross_but_not_stand_on() -> None:
+    assert bm.walk_until(WAY, {(3, 0)}, taken={(2, 0)}) == (WAY[:2], (3, 0))
+    assert bm.walk_until(WAY, {(3, 0)}, taken={(1, 0), (2, 0)}) == (WAY[:1], (3, 0))
+    assert bm.walk_until(WAY, {(3, 0)}, taken={(0, 0), (1, 0), (2, 0)}) == (WAY[:1], (3, 0))
+
+
+def test_lifted_takes_only_the_unseen_tokens_off_the_map() -> None:
+    from tests.combat.rules.d100.engine_kit import Table, fighter
+
+    state = Table(fighter("a", "x"), fighter("b", "y", hidden=True)).state
+    state = state.with_combatant(replace(state.get("a"), position=(0, 0)))
+    state = state.with_combatant(replace(state.get("b"), position=(1, 0)))
+    assert bm.lifted(state, ()) is state
+    seen = bm.lifted(state, {"b", "nobody"})
+    assert seen.get("b").position is None and seen.get("a").position == (0, 0)
+    assert state.get("b").position == (1, 0)  # the whole state is untouched

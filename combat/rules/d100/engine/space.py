@@ -23,7 +23,7 @@ from combat.rules.d100.engine.common import (
     require_standing,
     require_turn,
 )
-from combat.rules.d100.events import Event, MapEdited, Moved, Placed
+from combat.rules.d100.events import Event, HiddenSet, MapEdited, Moved, Placed
 from combat.rules.d100.state import Combatant, EncounterState
 
 GEOMETRY: battlemap.Geometry = "square"
@@ -178,7 +178,37 @@ def move(state: EncounterState, command: Move) -> list[Event]:
             left=budget * m.metres,
             name=me.name,
         )
-    return [Moved(me.id, path, cost)]
+    walked, met = ambush(state, me, path)
+    events: list[Event] = [Moved(me.id, walked, len(walked) - 1)] if len(walked) > 1 else []
+    if met is not None:
+        events.append(HiddenSet(met.id, hidden=False, stopped=me.id))
+    return events
+
+
+def unseen(state: EncounterState, me: Combatant) -> dict[Field, Combatant]:
+    """The tokens `me` cannot see, by field: a player's character sees no hidden one (its
+    player does not), the GM's combatants see every one (the GM does)."""
+    if me.controller is None:
+        return {}
+    return {
+        c.position: c
+        for c in state.combatants.values()
+        if c.hidden and c.id != me.id and c.position is not None
+    }
+
+
+def ambush(
+    state: EncounterState, me: Combatant, path: tuple[Field, ...]
+) -> tuple[tuple[Field, ...], Combatant | None]:
+    """A move that runs into a token `me` cannot see stops on the last field before it that
+    it may stand on, and that token is revealed; the rest of the turn's movement stays.
+    DEFAULT: the seed has no rule for it. (The whole path, None: it met no one.)"""
+    hidden = unseen(state, me)
+    if not hidden:
+        return path, None
+    crossed = [f for f in occupied(state) if f not in hidden]
+    walked, hit = battlemap.walk_until(path, hidden, crossed)
+    return walked, None if hit is None else hidden[hit]
 
 
 def checked_path(
@@ -201,16 +231,15 @@ def checked_path(
     if outside is not None:
         raise off_map(outside)
     battlemap.path_cost(m, full)  # a jump, a wall or an obstacle
-    bodies = {c.position: c for c in state.combatants.values() if c.position and c.id != me.id}
+    hidden = unseen(state, me)  # not checked: the move stops where it meets one (`ambush`)
+    bodies = {
+        c.position: c
+        for c in state.combatants.values()
+        if c.position and c.id != me.id and c.position not in hidden
+    }
     for f in full[1:-1]:
         other = bodies.get(f)
         if other is not None and not other.out and other.side != me.side:
-            if other.hidden:
-                raise RuleViolation(
-                    "przez_wroga",
-                    gettext_noop("Nie można przejść przez pole %(field)s."),
-                    field=label(f),
-                )
             raise RuleViolation(
                 "przez_wroga",
                 gettext_noop("Nie można przejść przez pole wroga (%(name)s)."),

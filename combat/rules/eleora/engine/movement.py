@@ -27,6 +27,7 @@ from combat.rules.eleora.engine.common import (
 )
 from combat.rules.eleora.events import (
     ActionSpent,
+    CombatantChanged,
     ConditionAdded,
     Event,
     HealthChanged,
@@ -64,18 +65,24 @@ def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
         if len(path) < 2:
             return batch.events
     metres = _distance(state, path, cmd.metres, result.metres)
-    bonus, leg = _charge_bonus(state, c, path, metres) if cmd.charge else (0, 0)
-    batch.add(
-        Moved(
-            combatant=c.id,
-            metres=metres,
-            path=path,
-            mode=cmd.mode,
-            charge_bonus=bonus,
-            charge_metres=leg,
+    path, met = ambush(state, c, path)
+    if met is not None:
+        metres = grid.path_cost(path, space.difficult(state))
+    if len(path) != 1:  # () off the map; (start,) when it stopped before its first step
+        bonus, leg = _charge_bonus(state, c, path, metres) if cmd.charge else (0, 0)
+        batch.add(
+            Moved(
+                combatant=c.id,
+                metres=metres,
+                path=path,
+                mode=cmd.mode,
+                charge_bonus=bonus,
+                charge_metres=leg,
+            )
         )
-    )
-    _drag_held(batch, c, path, metres)
+        _drag_held(batch, c, path, metres)
+    if met is not None:
+        batch.add(CombatantChanged(combatant=met.id, hidden=False, stopped=c.id))
     return batch.events
 
 
@@ -85,13 +92,10 @@ ROLLED_MODES = frozenset({"bieg", "plywanie", "wspinaczka", "jazda", "akrobatyka
 def _cut(
     state: EncounterState, c: Combatant, path: tuple[Position, ...], allowed: int
 ) -> tuple[Position, ...]:
-    """The longest start of `path` within `allowed` metres that ends on a free field."""
+    """The longest start of `path` within `allowed` metres that ends on a free field (as far
+    as the mover sees: `ambush` stops it at a token it cannot see)."""
     rough = space.difficult(state)
-    taken = {
-        o.position
-        for o in state.combatants.values()
-        if o.id != c.id and o.status != "dead" and o.position is not None
-    }
+    taken = _seen_taken(state, c)
     used, best = 0, 0
     for i, square in enumerate(path[1:], 1):
         used += 2 if square in rough else 1
@@ -100,6 +104,49 @@ def _cut(
         if square not in taken:
             best = i
     return path[: best + 1]
+
+
+def _seen_taken(state: EncounterState, c: Combatant) -> set[Position]:
+    """The fields `c` sees taken: every standing token's but its own and those it cannot see."""
+    hidden = space.unseen(state, c)
+    return {
+        o.position
+        for o in state.combatants.values()
+        if o.id != c.id and o.status != "dead" and o.position is not None
+        if o.position not in hidden
+    }
+
+
+def ambush(
+    state: EncounterState, c: Combatant, path: tuple[Position, ...]
+) -> tuple[tuple[Position, ...], Combatant | None]:
+    """Where a move stops when it runs into a token its mover cannot see (`space.unseen`):
+    on the last field before it that it may stand on, also when someone it drags along would
+    step onto one; and the token it met (None: the whole path is walked). DEFAULT: the
+    document has no rule for it; the move, its action spent, ends there and the token is
+    revealed."""
+    hidden = space.unseen(state, c)
+    if not hidden or len(path) < 2:
+        return path, None
+    start = path[0]
+    meets = dict(hidden)
+    for held in _held_by(state, c):
+        if held.position is not None:
+            dx, dy = held.position[0] - start[0], held.position[1] - start[1]
+            for f, who in hidden.items():
+                meets.setdefault((f[0] - dx, f[1] - dy), who)
+    walked, hit = battlemap.walk_until(path, meets, _seen_taken(state, c))
+    return walked, None if hit is None else meets[hit]
+
+
+def _held_by(state: EncounterState, grabber: Combatant) -> list[Combatant]:
+    """Those `grabber` holds Unieruchomieni (they move along with it)."""
+    return [
+        other
+        for other in state.combatants.values()
+        if other.status != "dead"
+        and any(x.key == "unieruchomienie" and x.source == grabber.id for x in other.conditions)
+    ]
 
 
 def _check_can_move(c: Combatant, cmd: Move) -> None:
@@ -151,8 +198,10 @@ def checked_path(
         ) from None
     if state.battlemap is not None:
         battlemap.path_cost(state.battlemap, full)  # off the map, a jump, a wall, an obstacle
+    hidden = space.unseen(state, c)  # not checked: the move stops where it meets one
     for i, square in enumerate(full[1:], 1):
-        _check_square(state, c, square, last=i == len(full) - 1)
+        if square not in hidden:
+            _check_square(state, c, square, last=i == len(full) - 1)
     return full
 
 
@@ -289,12 +338,7 @@ def _drag_held(batch: Batch, grabber: Combatant, path: tuple[Position, ...], met
     It keeps its offset to the grabber; a Ruch that would drag it onto a taken square is
     refused (two bodies never share a square).
     """
-    for other in batch.state.combatants.values():
-        holds_it = any(
-            x.key == "unieruchomienie" and x.source == grabber.id for x in other.conditions
-        )
-        if not holds_it or other.status == "dead":
-            continue
+    for other in _held_by(batch.state, grabber):
         if path and other.position is not None:
             dx, dy = path[-1][0] - path[0][0], path[-1][1] - path[0][1]
             end = (other.position[0] + dx, other.position[1] + dy)
@@ -354,5 +398,11 @@ def evade(state: EncounterState, cmd: Evade, rng: RNG) -> list[Event]:
     else:
         result = grid.evade(None, state.settings)
     metres = _distance(state, path, None, result.metres)
-    batch.add(Moved(combatant=c.id, metres=metres, path=path, mode="ucieczka"))
+    path, met = ambush(state, c, path)
+    if met is not None:
+        metres = grid.path_cost(path, space.difficult(state))
+    if len(path) != 1:
+        batch.add(Moved(combatant=c.id, metres=metres, path=path, mode="ucieczka"))
+    if met is not None:
+        batch.add(CombatantChanged(combatant=met.id, hidden=False, stopped=c.id))
     return batch.events

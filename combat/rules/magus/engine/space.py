@@ -141,9 +141,10 @@ def move_path(
         raise RuleViolation("metry", gettext_noop("Ruch: co najmniej 1 heks."))
     cost = bm.path_cost(m, full)
     standing = tokens(state, me.id)
+    hidden = unseen(state, me)  # not checked: the move stops where it meets one (`ambush`)
     for f in full[1:]:
         other = standing.get(f)
-        if other is None:
+        if other is None or f in hidden:
             continue
         if blocks(me, other):
             raise RuleViolation(
@@ -158,6 +159,35 @@ def move_path(
                 field=bm.label(f),
             )
     return full, cost * m.metres
+
+
+def unseen(state: EncounterState, me: Combatant) -> dict[bm.Field, Combatant]:
+    """The tokens `me` cannot see, by hex: a player's character sees no hidden one (its
+    player does not), the GM's combatants see every one (the GM does)."""
+    if me.controller is None or state.battlemap is None:
+        return {}
+    return {f: c for f, c in tokens(state, me.id).items() if c.hidden}
+
+
+def ambush(
+    state: EncounterState, me: Combatant, path: tuple[bm.Field, ...]
+) -> tuple[tuple[bm.Field, ...], Combatant | None]:
+    """A move that runs into a token `me` cannot see stops on the last hex before it that it
+    may stand on, and that token is revealed (DEFAULT: the digest has no rule for it; the
+    move is the round's one all the same). The whole path and None when it meets no one."""
+    hidden = unseen(state, me)
+    if not hidden or len(path) < 2:
+        return path, None
+    crossed = [f for f, c in tokens(state, me.id).items() if f not in hidden]
+    walked, hit = bm.walk_until(path, hidden, crossed)
+    return walked, None if hit is None else hidden[hit]
+
+
+def path_metres(state: EncounterState, path: tuple[bm.Field, ...]) -> int:
+    """Metres a checked path on the map walks."""
+    m = state.battlemap
+    assert m is not None
+    return bm.path_cost(m, path) * m.metres
 
 
 def towards(

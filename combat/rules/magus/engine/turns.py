@@ -40,6 +40,7 @@ from combat.rules.magus.events import (
     Event,
     GotUp,
     Held,
+    HiddenSet,
     Moved,
     SimpleActed,
     StrainPaid,
@@ -88,8 +89,14 @@ def move(state: EncounterState, command: Move) -> list[Event]:
         )
     if not me.moves:
         require_cap(me)
+    path, met = space.ambush(state, me, path)
+    stopped: list[Event] = [] if met is None else [HiddenSet(met.id, hidden=False, stopped=me.id)]
+    if met is not None:
+        if len(path) < 2:
+            return stopped  # met before its first step: no move made
+        metres = space.path_metres(state, path)
     cost = (metres + 1) // 2 if state.settings.initiative_movement else 0
-    events: list[Event] = [Moved(me.id, metres, is_running, cost, path)]
+    events: list[Event] = [Moved(me.id, metres, is_running, cost, path), *stopped]
     harried = is_running or (
         opt.RUCH_DZIELONY in me.options and me.moved + metres >= walking_limit(state, me)
     )

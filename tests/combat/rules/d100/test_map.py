@@ -28,7 +28,7 @@ from combat.rules.d100.commands import (
     SetHidden,
     StartCombat,
 )
-from combat.rules.d100.events import MapEdited, Moved, Placed
+from combat.rules.d100.events import HiddenSet, MapEdited, Moved, Placed
 from combat.rules.d100.settings import D100Settings
 from combat.rules.d100.state import Action
 from combat.rules.registry import get_ruleset
@@ -263,13 +263,16 @@ def test_no_path_through_an_enemy_nor_ending_on_anyone() -> None:
     assert table.c["a"].position == (2, 1)
 
 
-def test_a_hidden_enemy_blocks_without_being_named() -> None:
+def test_a_hidden_enemy_is_not_refused_on_a_players_path_but_stops_it() -> None:
+    """It used to refuse the move with „Nie można przejść przez pole B1”: a player learnt
+    where the hidden one stood. Now the move stops before it and reveals it (test_ambush)."""
     table = fight()
     lay(table, "A C .")
     table.do(SetHidden(target="c", hidden=True))
     table.start()
-    through = refused(table, Move(actor="a", path=((1, 0), (2, 0))), "przez_wroga")
-    assert through.params == {"field": "B1"}
+    events = table.do(Move(actor="a", path=((1, 0), (2, 0))))
+    assert events == [HiddenSet("c", hidden=False, stopped="a")]
+    assert table.c["a"].position == (0, 0) and not table.c["c"].hidden
 
 
 def test_a_fallen_enemys_body_can_be_stepped_over() -> None:

@@ -11,6 +11,7 @@ this process's sockets, delegates and timers live in `combat.live.Live`.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -28,14 +29,30 @@ from combat.threads import in_pool
 
 RATE = 8.0  # messages per second a socket may send on average…
 BURST = 20  # …in bursts of this many
-STRIKES = 40  # refused-for-flooding messages before the socket is closed (1008)
-CLOSE_POLICY = 1008
+STRIKES = 40  # messages refused for flooding before the socket is closed (CLOSE_FLOOD)…
+STRIKE_DECAY_S = 30.0  # …one strike forgiven every this many seconds
+# A close code of the application range: daphne's websocket library sends only 1000 and
+# 3000–4999 from a server (1008 was refused: the socket died with 1011 and a traceback).
+# The page waits before it comes back after this one (static/js/table.js).
+CLOSE_FLOOD = 4008
 
 live = Live()
 
 
 class Forbidden(Exception):  # noqa: N818
     """The user no longer belongs to the table's campaign: the socket is closed."""
+
+
+def seconds() -> float:
+    """The clock of a socket's rate limits (monotonic; tests stand it still or move it)."""
+    return time.monotonic()
+
+
+class NoTable(AsyncWebsocketConsumer):
+    """Any other socket path (`/ws/encounters/abc/`): refused at the handshake (HTTP 403)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_FORBIDDEN)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -53,8 +70,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.encounter_id, self.seq = encounter.pk, -1
         self.sent: dict[str, Any] = {}  # region id -> what this socket was sent last (live.changed)
         self.language = _language(self.scope)
-        self.bucket = protocol.TokenBucket(RATE, BURST)
-        self.strikes = 0
+        self.bucket = protocol.TokenBucket(RATE, BURST, clock=seconds)
+        self.strikes = protocol.TokenBucket(1 / STRIKE_DECAY_S, STRIKES, clock=seconds)
         await self.accept()
         await live.open(self)
         await self.push()
@@ -65,16 +82,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.take():
-            self.strikes += 1
-            if self.strikes >= STRIKES:
-                await self.close(code=CLOSE_POLICY)
+            if not self.strikes.take():
+                await self.close(code=CLOSE_FLOOD, reason="flood")
                 return
             await self.error(None, _("Za dużo poleceń naraz: zwolnij."))
             return
         try:
             message = protocol.parse(text_data if text_data is not None else "\x00")
         except protocol.BadMessage as exc:
-            await self.error(None, _("Błędna wiadomość: %(detail)s") % {"detail": exc})
+            await self.error(exc.id, _("Błędna wiadomość: %(detail)s") % {"detail": exc})
             return
         if message.kind == "sync":
             await self.heartbeat(message.seq)

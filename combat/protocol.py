@@ -7,15 +7,23 @@ error to that socket alone. Parsing only checks shape and sizes; the service aut
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 MAX_BYTES = 8 * 1024
+MAX_DEPTH = 16  # objects and lists nested in one another, the message itself counted
 MAX_LIST = 20
 MAX_COUNT = 10
-ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+ID_RE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")  # whole text (fullmatch): ASCII only
+NUMBER_RE = re.compile(r"[0-9]{1,10}")  # a number sent as text: ASCII digits only
+# A message's id as text, for an error about a message too broken to parse: the page then
+# knows which of its forms was refused.
+ID_IN_TEXT = re.compile(r'"id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+SURROGATE = re.compile(r"[\ud800-\udfff]")  # JSON's \ud800 escapes: no text in UTF-8
 KINDS = frozenset(
     {"command", "preview", "add", "undo", "policy", "play", "autoplay", "sync", "route", "place"}
 )
@@ -24,7 +32,12 @@ MODE_RE = re.compile(r"^[a-z0-9_]{0,20}$")
 
 
 class BadMessage(ValueError):
-    """A message that does not fit the schema; the text says what is wrong (in English)."""
+    """A message that does not fit the schema; the text says what is wrong (in English), `id`
+    the message's id where one could be read (its error goes to the form that sent it)."""
+
+    def __init__(self, detail: str, message_id: str | None = None) -> None:
+        super().__init__(detail)
+        self.id = message_id
 
 
 @dataclass(frozen=True)
@@ -45,21 +58,36 @@ class Message:
 
 
 def parse(text: str) -> Message:
-    """The message in `text`, or BadMessage."""
-    if len(text.encode()) > MAX_BYTES:
-        raise BadMessage(f"message larger than {MAX_BYTES} bytes")
+    """The message in `text`, or BadMessage (with the message's id where one was readable).
+
+    Whatever the text: no other exception, however deep, long or strange the input."""
+    if len(text) > MAX_BYTES or len(text.encode(errors="surrogatepass")) > MAX_BYTES:
+        raise BadMessage(f"message larger than {MAX_BYTES} bytes", _id_in(text))
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:  # the decoder recurses per level: a few thousand "[" exhaust it
+        raise BadMessage(f"nested more than {MAX_DEPTH} levels deep", _id_in(text)) from None
     except ValueError:
-        raise BadMessage("not JSON") from None
+        raise BadMessage("not JSON", _id_in(text)) from None
     if not isinstance(data, dict):
         raise BadMessage("a message is a JSON object")
-    if has_nul(data):  # PostgreSQL stores no NUL: refuse it here, not as a server error
-        raise BadMessage("text may not contain a NUL character")
+    readable = data.get("id")
+    message_id = readable if isinstance(readable, str) and ID_RE.fullmatch(readable) else None
+    try:
+        return _checked(data, message_id)
+    except BadMessage as exc:
+        exc.id = message_id
+        raise
+
+
+def _checked(data: dict[str, Any], message_id: str | None) -> Message:
+    problem = text_problem(data)
+    if problem is not None:
+        raise BadMessage(problem)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in KINDS:
         raise BadMessage(f"unknown message type: {str(kind)[:40]!r}")
-    message_id = _optional_id(data.get("id"))
+    _optional_id(data.get("id"))
     if kind in ("command", "add", "undo", "play", "place") and message_id is None:
         raise BadMessage("this message needs an id")
     seq = _optional_int(data.get("seq"), "seq")
@@ -89,7 +117,7 @@ def _by_kind(kind: str, data: dict[str, Any], message_id: str | None, seq: int |
     if kind == "route":
         # route: the path and cost of a token's move, for this socket only; nothing changes.
         mode = data.get("mode", "")
-        if not isinstance(mode, str) or not MODE_RE.match(mode):
+        if not isinstance(mode, str) or not MODE_RE.fullmatch(mode):
             raise BadMessage("mode: up to 20 letters, digits or _")
         return replace(base, combatant=_id(data.get("actor"), "actor"), at=_field(data.get("to")),
                        mode=mode)  # fmt: skip
@@ -113,13 +141,13 @@ def _by_kind(kind: str, data: dict[str, Any], message_id: str | None, seq: int |
 def _optional_id(value: Any) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or not ID_RE.match(value):
+    if not isinstance(value, str) or not ID_RE.fullmatch(value):
         raise BadMessage("id: 1–64 letters, digits or -_.:")
     return value
 
 
 def _id(value: Any, name: str) -> str:
-    if not isinstance(value, str) or not ID_RE.match(value):
+    if not isinstance(value, str) or not ID_RE.fullmatch(value):
         raise BadMessage(f"{name}: 1–64 letters, digits or -_.:")
     return value
 
@@ -161,7 +189,7 @@ def _ints(value: Any, name: str, low: int, high: int) -> tuple[int, ...]:
         raise BadMessage(f"{name}: a list of at most {MAX_LIST} numbers")
     result = []
     for item in value:
-        number = int(item) if isinstance(item, str) and item.isdigit() else item
+        number = int(item) if isinstance(item, str) and NUMBER_RE.fullmatch(item) else item
         if not isinstance(number, int) or isinstance(number, bool) or not low <= number < high:
             raise BadMessage(f"{name}: whole numbers {low}–{high - 1}")
         result.append(number)
@@ -173,9 +201,9 @@ def _counts(value: Any) -> dict[int, int]:
         raise BadMessage(f"creatures: an object of at most {MAX_LIST} kinds")
     result = {}
     for key, count in value.items():
-        if not str(key).isdigit():
+        if not NUMBER_RE.fullmatch(key):
             raise BadMessage("creatures: keys are creature ids")
-        number = int(count) if isinstance(count, str) and count.isdigit() else count
+        number = int(count) if isinstance(count, str) and NUMBER_RE.fullmatch(count) else count
         if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number <= MAX_COUNT:
             raise BadMessage(f"creatures: counts 0–{MAX_COUNT}")
         if number:
@@ -183,28 +211,72 @@ def _counts(value: Any) -> dict[int, int]:
     return result
 
 
+def text_problem(value: object, max_depth: int = MAX_DEPTH) -> str | None:
+    """What makes a parsed JSON value unfit to run or store, or None: nested deeper than
+    `max_depth`, or text (a key or a value) with a NUL (PostgreSQL stores none) or a lone
+    surrogate (no UTF-8 text holds one). Walked without recursion, so any depth is safe."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "text may not contain a NUL character"
+            if SURROGATE.search(item):
+                return "text may not contain a lone surrogate (\\ud800–\\udfff)"
+            continue
+        if isinstance(item, dict | list):
+            if depth > max_depth:
+                return f"nested more than {max_depth} levels deep"
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending += [(child, depth + 1) for child in children]
+    return None
+
+
 def has_nul(value: object) -> bool:
     """Whether a parsed JSON value holds a NUL character anywhere (PostgreSQL refuses it)."""
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(has_nul(v) for v in value)
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str) and "\x00" in item:
+            return True
+        if isinstance(item, dict):
+            pending += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            pending += item
     return False
 
 
-class TokenBucket:
-    """A socket's rate limit: `rate` messages a second on average, bursts of `burst`."""
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")  # NaN and Infinity: no database stores them
 
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999
+        raise ValueError("a number too large")
+    return number
+
+
+def _id_in(text: str) -> str | None:
+    """The id in the text of a message JSON could not read, where one stands out."""
+    found = ID_IN_TEXT.search(text)
+    return found.group(1) if found else None
+
+
+class TokenBucket:
+    """A rate limit: `rate` takes a second on average, bursts of `burst`; `clock` in seconds
+    (monotonic: a wall clock set back would stall it)."""
+
+    def __init__(
+        self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
             return False

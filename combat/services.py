@@ -569,7 +569,8 @@ class EntryRolls:
     The RNG: the one a caller injected (tests; the entry is then not checkable), else
     `EntryDice` of the encounter's seed (a secret GM roll's: the GM's seed) keyed by the
     entry's slot, the one after the slot in force; an encounter from before the seeds rolls
-    with the system's random source and takes no slot."""
+    with the system's random source and takes no slot. Once the fight has ended its seed is
+    public: a command that draws a die then is refused (`ziarno_jawne`), whichever seed."""
 
     def __init__(self, rules: Ruleset, encounter: Encounter, rng: RNG | None, seen: Sight) -> None:
         self.rules = rules
@@ -578,6 +579,7 @@ class EntryRolls:
         self.seeds = {False: encounter.seed, True: encounter.gm_seed}
         seeded = rng is None and verify.seeded(encounter)
         self.slot = encounter.slot + 1 if seeded else None
+        self.seed_public = seeded and verify.seed_revealed(encounter)
         self.commands: list[dict[str, Any]] = []
         self._dice: dict[bool, verify.EntryDice] = {}
 
@@ -596,6 +598,15 @@ class EntryRolls:
         rng = self.rng_for(command)
         seen, canonical = self.seen, self.slot is not None  # unseeded: decided as they come
         events = _decide(self.rules, state, command, rng, seen, canonical=canonical)
+        if canonical and self.seed_public and any(d.counter for d in self._dice.values()):
+            # Anyone could have foretold these dice from the revealed seed.
+            raise Refused(
+                "ziarno_jawne",
+                _(
+                    "Starcie jest zakończone, a jego ziarno kości zostało ujawnione: "
+                    "w tym starciu nie można już rzucać kośćmi."
+                ),
+            )
         self.commands.append(self.rules.command_to_dict(command))
         return events
 

@@ -11,6 +11,11 @@
   const announcer = document.getElementById("table-announce");
   const text = (key) => root.dataset["text" + key.charAt(0).toUpperCase() + key.slice(1)] || "";
   const MAX_DELAY = 4000;
+  // Closed by the server for flooding (combat/consumers.py CLOSE_FLOOD): come back after half
+  // a minute, not at once (that only earns the next close). Closed as no longer a member
+  // (CLOSE_FORBIDDEN): the page itself, loaded again, says what is left to see.
+  const CLOSE_FLOOD = 4008, FLOOD_WAIT = 30000;
+  const CLOSE_FORBIDDEN = 4403;
   const ALERTS_KEY = "eleora.alerts"; // "on": beep and vibrate when a prompt opens for me
 
   let socket = null;
@@ -33,9 +38,18 @@
     socket = new WebSocket(scheme + location.host + root.dataset.ws);
     socket.onopen = () => { attempt = 0; setBadge("online"); };
     socket.onmessage = (e) => receive(JSON.parse(e.data));
-    socket.onclose = () => {
+    socket.onclose = (e) => {
       setBadge("offline");
-      // Any close, a server's clean one included, reconnects: capped backoff with jitter.
+      if (e.code === CLOSE_FORBIDDEN) {
+        location.reload();
+        return;
+      }
+      if (e.code === CLOSE_FLOOD) {
+        showError(text("flood"));
+        setTimeout(connect, FLOOD_WAIT);
+        return;
+      }
+      // Any other close, a server's clean one included, reconnects: capped backoff with jitter.
       const delay = Math.min(MAX_DELAY, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
       attempt += 1;
       setTimeout(connect, delay);

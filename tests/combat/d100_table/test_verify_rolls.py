@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from combat import services, verify
 from tests.combat.d100_table.helpers import (
@@ -53,3 +54,22 @@ def test_every_roll_of_a_seeded_fight_checks_out(server_clock: Clock) -> None:
     report = verify.verify(encounter, gm_seed=encounter.gm_seed)
     assert report.ok, [(e.seq, e.status, e.problems) for e in report.mismatches]
     assert report.checked == len(report.rolls) >= 4
+
+
+def test_no_gm_roll_is_drawn_from_the_seed_of_an_ended_fight(server_clock: Clock) -> None:
+    """The d100 GM's roll after the end would come from the revealed seed: refused, in the
+    player's language, and the log stays where the fight ended."""
+    t = make_d100_table()
+    services.run_command(t.pk, {"type": "start_combat"}, viewer=t.viewer(t.gm))
+    services.run_command(t.pk, {"type": "end_combat"}, viewer=t.viewer(t.gm))
+    ended = t.row()
+    assert verify.seed_revealed(ended)
+    for secret in (False, True):
+        roll = {"type": "gm_roll", "label": "Łup", "threshold": 40, "secret": secret}
+        with pytest.raises(services.Refused) as refused:
+            services.run_command(t.pk, roll, viewer=t.viewer(t.gm))
+        assert refused.value.code == "ziarno_jawne"
+        with translation.override("en"), pytest.raises(services.Refused) as in_english:
+            services.run_command(t.pk, roll, viewer=t.viewer(t.gm))
+        assert "seed" in in_english.value.message
+    assert t.row().seq == ended.seq

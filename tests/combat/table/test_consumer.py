@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
 from characters import services as characters_services
-from combat import protocol
+from combat import consumers, protocol
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from tests.characters.helpers import make_user
@@ -151,6 +151,18 @@ def _row(html: str, combatant: str) -> str:
         ),
         (json.dumps({"type": "undo", "id": "a", "to": -1}), "to:"),
         ("x" * (protocol.MAX_BYTES + 1), "larger than"),
+        # Hostile shapes (issue #23): none may crash the socket.
+        ("[" * 3000 + "]" * 3000, "nested"),
+        ('{"type": "sync", "x": ' + "[" * 3000 + "]" * 3000 + "}", "nested"),
+        ('{"type": "sync", "x": ' + "[" * 17 + "]" * 17 + "}", "nested"),
+        ('{"type": "add", "id": "a", "side": "\\ud800"}', "surrogate"),
+        (json.dumps({"type": "add", "id": "a", "characters": ["²"]}), "characters:"),
+        (json.dumps({"type": "add", "id": "a", "characters": ["１"]}), "characters:"),
+        (json.dumps({"type": "add", "id": "a", "creatures": {"²": 1}}), "creatures:"),
+        (json.dumps({"type": "add", "id": "a", "characters": ["9" * 5000]}), "characters:"),
+        (json.dumps({"type": "undo", "id": "a\n", "to": 1}), "id:"),
+        ('{"type": "command", "id": "a", "command": {"type": "gm_roll", "dice": 1e999}}', "JSON"),
+        ('{"type": "command", "id": "a", "command": {"type": "gm_roll", "dice": NaN}}', "JSON"),
     ],
 )
 async def test_it_refuses_malformed_messages_to_that_socket_alone(text: str, error: str) -> None:
@@ -167,6 +179,43 @@ async def test_it_refuses_malformed_messages_to_that_socket_alone(text: str, err
     assert await head(party) == before
     await gm.disconnect()
     await p1.disconnect()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps({"type": "command", "id": "m-1", "command": "gm_roll"}),
+        json.dumps({"type": "add", "id": "m-1", "characters": ["x"]}),
+        json.dumps({"type": "undo", "id": "m-1"}),
+        json.dumps({"type": "explode", "id": "m-1"}),
+        json.dumps({"type": "add", "id": "m-1", "side": "\u0000"}),
+        '{"type": "command", "id": "m-1", "command": ' + "[" * 3000 + "]" * 3000 + "}",
+        '{"type": "command", "id": "m-1", "command": {"type": "gm_roll"}',  # cut short
+    ],
+)
+async def test_an_error_for_a_malformed_message_carries_its_id_where_one_was_readable(
+    text: str,
+) -> None:
+    """The page routes an error to the form that sent it by the message's id."""
+    party = await ready_party()
+    gm = await open_socket(party, party.gm)
+    await receive(gm)
+    await gm.send_to(text_data=text)
+    reply = await receive(gm)
+    assert reply["t"] == "error" and reply["id"] == "m-1", reply
+    await gm.disconnect()
+
+
+@pytest.mark.parametrize(
+    "path", ["/ws/encounters/-1/", "/ws/encounters/abc/", "/ws/encounters/", "/ws/", "/x/"]
+)
+async def test_a_socket_path_that_names_no_table_is_refused_not_a_server_error(
+    path: str,
+) -> None:
+    party = await ready_party()
+    ws = WebsocketCommunicator(app, path)
+    ws.scope["user"] = party.gm
+    assert (await ws.connect()) == (False, 4403)
 
 
 async def test_it_refuses_a_player_commanding_what_is_not_theirs() -> None:
@@ -200,7 +249,52 @@ async def test_it_closes_a_flooding_socket_and_the_table_stays_as_it_was() -> No
         if message["type"] == "websocket.close":
             closed = message
             break
-    assert closed is not None and closed["code"] == 1008
+    # A close code daphne's websocket library sends (4000–4999): 1008 died as 1011.
+    assert closed is not None and closed["code"] == consumers.CLOSE_FLOOD == 4008
+    assert await head(party) == before
+
+
+class StillClock:
+    """The sockets' rate-limit clock, standing still until the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def flood(ws: WebsocketCommunicator, messages: int) -> list[dict[str, Any]]:
+    """Send `messages` up-to-date heartbeats (answered by nothing unless refused); what came
+    back: the refusals and, if it came, the close."""
+    for _n in range(messages):
+        await ws.send_to(text_data=json.dumps({"type": "sync", "seq": 2**31 - 1}))
+    got: list[dict[str, Any]] = []
+    while not await ws.receive_nothing(timeout=0.3):
+        output = await ws.receive_output(timeout=5)
+        got.append(output)
+        if output["type"] == "websocket.close":
+            break
+    return got
+
+
+async def test_flooding_strikes_are_forgiven_with_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket open all evening is not closed for refusals far apart: one strike of the 40
+    is forgiven every 30 s; 40 at once still close it."""
+    clock = StillClock()
+    monkeypatch.setattr(consumers, "seconds", clock)
+    party = await ready_party()
+    p1 = await open_socket(party, party.p1)
+    await receive(p1)
+    before = await head(party)
+    refused = consumers.STRIKES - 1
+    got = await flood(p1, consumers.BURST + refused)
+    assert [g["type"] for g in got] == ["websocket.send"] * refused
+    clock.now += consumers.STRIKE_DECAY_S * refused  # the evening goes on
+    got = await flood(p1, consumers.BURST + refused)
+    assert [g["type"] for g in got] == ["websocket.send"] * refused
+    got = await flood(p1, consumers.BURST + 2)
+    assert got[-1] == {"type": "websocket.close", "code": 4008, "reason": "flood"}
     assert await head(party) == before
 
 

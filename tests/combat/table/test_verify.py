@@ -246,6 +246,24 @@ def test_an_ended_fight_whose_seed_is_public_cannot_be_undone_to_before_its_end(
     assert fresh(party.encounter).phase == Encounter.Phase.ENDED
 
 
+def test_no_die_is_drawn_from_the_seed_of_an_ended_fight() -> None:
+    """Once the seed is public anyone could foretell the next entry's dice: after the end a
+    command that would roll (an open or a secret GM roll) is refused and changes nothing."""
+    party = make_party()
+    seqs = play_a_fight(party)
+    for command in (
+        {"type": "gm_roll", "dice": 3, "secret": False},
+        {"type": "gm_roll", "dice": 4, "label": "Łup"},
+    ):
+        with pytest.raises(Refused) as refused:
+            run(party, command, now=T0 + 10)
+        assert refused.value.code == "ziarno_jawne"
+        assert "ziarno" in refused.value.message
+    encounter = fresh(party.encounter)
+    assert encounter.seq == seqs["end"] and encounter.phase == Encounter.Phase.ENDED
+    assert verify.verify(encounter).ok
+
+
 def test_dice_a_test_injects_are_not_checkable_and_take_no_slot() -> None:
     party = make_party()
     start(party)

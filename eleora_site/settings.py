@@ -238,6 +238,23 @@ CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# Served over HTTPS (on unless DEBUG): TLS ends at nginx (deploy/nginx.conf), which tells the
+# app the scheme in X-Forwarded-Proto (set by nginx, never passed on from the client). Cookies
+# go over HTTPS only, plain-http requests are redirected, and browsers are told to use HTTPS
+# for a year. HTTPS=0 for plain-http setups on loopback (the benchmark's servers).
+HTTPS = env_bool("HTTPS", not DEBUG)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # Allows (does not make) a submission to the browsers' preload list; HSTS_PRELOAD=0 when
+    # the domain's other sites are not all on HTTPS.
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+
 # E-mail (a by-post turn mails the players it waits on: combat/posts.py). The console by
 # default; `EMAIL_FILE_PATH` writes each mail to a file in that folder; `EMAIL_HOST` sends
 # through SMTP (with `EMAIL_PORT`, `EMAIL_HOST_USER`, `EMAIL_HOST_PASSWORD`, `EMAIL_USE_TLS`).

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "eleora_site.debug.LoopbackDebugPages",  # DEBUG only; inside CommonMiddleware's slash redirect
     "axes.middleware.AxesMiddleware",  # last: turns a locked sign-in into its 429 page
 ]
 

@@ -10,6 +10,7 @@ import pytest
 from django.db.models import F
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.characters.helpers import PASSWORD, make_user
 
@@ -90,5 +91,8 @@ def test_the_lock_ends_after_fifteen_minutes() -> None:
 def test_the_lock_page_reads_in_english() -> None:
     make_user("ala")
     fail("ala")
-    response = sign_in("ala", PASSWORD, HTTP_COOKIE="django_language=en")
+    try:
+        response = sign_in("ala", PASSWORD, HTTP_COOKIE="django_language=en")
+    finally:
+        translation.deactivate()  # a request activates its language for the whole thread
     assert "Too many failed sign-in attempts" in response.content.decode()

@@ -96,7 +96,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         picked = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         if picked in dict(settings.LANGUAGES):  # picked before the account existed
             services.save_language(user=user, language=picked)
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_safe_next(request, reverse("campaign-list")))
     next_url = _safe_next(request, "")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -111,6 +111,15 @@ class SignIn(auth_views.LoginView):
         if language:
             remember_in_cookie(response, language)
         return response
+
+
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a sign-in from a locked account or address
+    (`AXES_LOCKOUT_CALLABLE`): why and for how long, as 429 Too Many Requests."""
+    minutes = max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
+    return render(request, "registration/locked_out.html", {"minutes": minutes}, status=429)
 
 
 def set_language(request: HttpRequest) -> HttpResponse:

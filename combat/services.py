@@ -359,6 +359,22 @@ def _refuse_unending(rules: Ruleset, encounter: Encounter, state: Any) -> None:
         )
 
 
+def _refuse_foreign_picture(rules: Ruleset, encounter: Encounter, before: Any, after: Any) -> None:
+    """A map picture is a storage path the GM's command names: a new one must be in this
+    campaign's own upload folder (`maps/<campaign>/<file>`, where the upload view stores it),
+    never another campaign's picture or any other file on the server."""
+    maps = battle_maps_of(rules)
+    laid = maps.battle_map(after) if maps is not None else None
+    if maps is None or laid is None or not laid.image:
+        return
+    old = maps.battle_map(before)
+    if old is not None and old.image == laid.image:
+        return
+    folder, _slash, name = laid.image.rpartition("/")
+    if folder != f"maps/{encounter.campaign_id}" or not name:
+        raise Refused("obraz_mapy", _("Obraz mapy musi pochodzić z tej kampanii."))
+
+
 def _slot_in_force(steps: Sequence[Step], slots: Mapping[int, int | None]) -> int:
     """The slot of the last entry in force after `steps` (0: none drew from a seed)."""
     drawn = (slots.get(step.seq) for step in effective(steps))
@@ -653,6 +669,7 @@ def _append(
                     return duplicate
                 raise
             state, lines = _fold_with_lines(rules, table.state, events)
+            _refuse_foreign_picture(rules, encounter, table.state, state)
             data = [rules.event_to_dict(e) for e in events]
             if encounter.phase == Encounter.Phase.ENDED:
                 _refuse_unending(rules, encounter, state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "django_htmx",
     "template_partials.apps.SimpleAppConfig",
     "characters",
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "eleora_site.debug.LoopbackDebugPages",  # DEBUG only; inside CommonMiddleware's slash redirect
+    "axes.middleware.AxesMiddleware",  # last: turns a locked sign-in into its 429 page
 ]
 
 ROOT_URLCONF = "eleora_site.urls"
@@ -187,6 +191,25 @@ AUTH_PASSWORD_VALIDATORS = [
 if env_bool("FAST_PASSWORD_HASHER", False):
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# Sign-in throttling (django-axes): 5 failed attempts on one account, or from one address,
+# lock that account (from anywhere) or that address (for any account) for 15 minutes; each
+# further attempt during the lock starts the 15 minutes again.
+# Axes' backend only refuses a locked account or address; Django's ModelBackend signs in (and
+# stays the backend recorded in sessions, so none ends when this list changes).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "characters.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "eleora_site.clients.client_address"
+# The reverse proxies whose `X-Forwarded-For` is believed (deploy/nginx.conf runs on the host).
+TRUSTED_PROXIES = frozenset(
+    a.strip() for a in os.environ.get("TRUSTED_PROXIES", "127.0.0.1,::1").split(",") if a.strip()
+)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign-list"
 LOGOUT_REDIRECT_URL = "login"
@@ -215,6 +238,23 @@ SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Served over HTTPS (on unless DEBUG): TLS ends at nginx (deploy/nginx.conf), which tells the
+# app the scheme in X-Forwarded-Proto (set by nginx, never passed on from the client). Cookies
+# go over HTTPS only, plain-http requests are redirected, and browsers are told to use HTTPS
+# for a year. HTTPS=0 for plain-http setups on loopback (the benchmark's servers).
+HTTPS = env_bool("HTTPS", not DEBUG)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # Allows (does not make) a submission to the browsers' preload list; HSTS_PRELOAD=0 when
+    # the domain's other sites are not all on HTTPS.
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
 
 # E-mail (a by-post turn mails the players it waits on: combat/posts.py). The console by
 # default; `EMAIL_FILE_PATH` writes each mail to a file in that folder; `EMAIL_HOST` sends

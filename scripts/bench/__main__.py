@@ -454,15 +454,17 @@ def drop_raw(result: dict[str, Any]) -> None:
         result.pop(key, None)
 
 
-PROXY_CONF = "deploy/nginx.conf"  # the README's deployment: the file itself, not a copy
+# The README's deployment on plain HTTP on loopback: its own upstreams and locations (the
+# files deploy/nginx.conf includes), not a copy.
+PROXY_CONF = "deploy/nginx-loopback.conf"
 PROXY_PORTS = (8001, 8002)  # the daphne processes the file names
 PROXY_URL = "ws://127.0.0.1:8080"  # where it listens
 
 
 @contextlib.contextmanager
 def front_door(bench: Bench) -> Iterator[str]:
-    """nginx from Debian's package with `deploy/nginx.conf`, run from the repository root as
-    the README says; only its pid file and error log go to the benchmark's folder."""
+    """nginx from Debian's package with `deploy/nginx-loopback.conf`, run from the repository
+    root as the README says; only its pid file and error log go to the benchmark's folder."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     (ROOT / "build" / "nginx").mkdir(parents=True, exist_ok=True)
     bench.python("manage.py", "collectstatic", "--noinput", "-v0", timeout=300)

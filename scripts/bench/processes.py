@@ -142,6 +142,7 @@ def server_env(
         MEDIA_ROOT=str(tmp / "media"),
         FAST_PASSWORD_HASHER="1",
         DEBUG="1" if debug else "0",
+        HTTPS="0",  # plain http on loopback (deploy/nginx-loopback.conf): no TLS to redirect to
         SECRET_KEY="bench-" + secrets.token_hex(16),
         PYTHONUNBUFFERED="1",
         DJANGO_SETTINGS_MODULE="eleora_site.settings",

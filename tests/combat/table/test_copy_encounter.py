@@ -17,7 +17,7 @@ from combat.models import Encounter
 from combat.rules.base import battle_maps_of
 from combat.rules.battlemap import Look, Paint, Resize
 from combat.snapshots import replay_state
-from tests.characters.helpers import PASSWORD, make_campaign, make_user
+from tests.characters.helpers import make_campaign, make_user
 from tests.combat.table.helpers import Party, make_party, start, wolf
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def laid(party: Party) -> Party:
 
 def client_of(user: Any) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)  # authenticate() without a request is refused by the sign-in throttle
     return client
 
 

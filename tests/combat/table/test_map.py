@@ -20,7 +20,7 @@ from PIL import Image
 from combat import fragments, protocol, services
 from combat.access import Viewer
 from combat.rules.battlemap import Paint, Resize
-from tests.characters.helpers import client_for
+from tests.characters.helpers import client_for, make_campaign
 from tests.duel import RULESET
 from tests.duel.helpers import DuelTable, make_duel_table, seat_ids
 from tests.duel.test_duel_table import Seat, head, open_seat, settle, state_of
@@ -387,13 +387,39 @@ def test_players_may_not_upload_a_map_picture(media: Any) -> None:
 
 
 def test_the_map_picture_is_only_this_campaigns(media: Any) -> None:
-    """An image path is the GM's text: one outside the campaign's folder is never served."""
+    """An image path is the GM's text: one outside the campaign's folder is neither set nor
+    served."""
     table, _hero, _npc = mapped_table()
     default_storage.save("portraits/other.png", png())
     from combat.rules.battlemap import Look
 
-    services.edit_map(
-        table.encounter.pk, viewer=gm_of(table), edit=Look("#112233", "portraits/other.png")
-    )
+    with pytest.raises(services.Refused, match="Obraz mapy musi pochodzić z tej kampanii"):
+        services.edit_map(
+            table.encounter.pk, viewer=gm_of(table), edit=Look("#112233", "portraits/other.png")
+        )
     url = reverse("encounter_map_image", args=[table.encounter.pk])
     assert client_for(table.player).get(url).status_code == 404
+
+
+async def test_the_map_picture_command_takes_only_this_campaigns_pictures(media: Any) -> None:
+    """Another campaign's upload or any file of the server (the database) is refused at the
+    socket and changes nothing; a picture from this campaign's folder is set."""
+    table, _hero, _npc, gm, player = await mapped_seats()
+    other = await database_sync_to_async(make_campaign)()
+    seq = await head(table)
+    for image in (f"maps/{other.pk}/{'a' * 32}.png", "db.sqlite3", "maps/x.png"):
+        look = {
+            "type": "edit_map",
+            "actor": "gm",
+            "edit": {"background": "#112233", "image": image},
+        }
+        answer = await gm.send("command", command=look)
+        assert answer["t"] == "error"
+        assert "Obraz mapy musi pochodzić z tej kampanii." in answer["message"]
+    assert await head(table) == seq and (await state_of(table)).battlemap.image == ""
+    own = f"maps/{table.campaign.pk}/{'b' * 32}.png"
+    look = {"type": "edit_map", "actor": "gm", "edit": {"background": "#112233", "image": own}}
+    assert (await gm.send("command", command=look)).get("t") != "error"
+    assert (await state_of(table)).battlemap.image == own
+    await gm.ws.disconnect()
+    await player.ws.disconnect()

@@ -344,6 +344,9 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
     match event:
         case Joined(combatant=c):
             return _line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
+        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names.get(t, t):
+            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
+            return _line(text, "gm", [t], secret=True, old=names.get(t, t), name=shown)
         case HiddenSet(target=t, hidden=hidden):
             text = (
                 gettext_noop("Ukryty przed graczami: %(name)s.")

@@ -430,12 +430,14 @@ class GMRolled(Event):
 @_register
 @dataclass(frozen=True, kw_only=True)
 class CombatantChanged(Event):
-    """A GM override of what players may see: hidden on the map, stats revealed."""
+    """A GM override of what players may see: hidden on the map, stats revealed; shown, a
+    placeholder's seat takes `name` (`naming.shown`: the next number the players count)."""
 
     type_key: ClassVar[str] = "combatant_changed"
     combatant: str
     hidden: bool | None = None
     stats_revealed: bool | None = None
+    name: str | None = None
 
 
 @_register

@@ -293,6 +293,9 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
                 gettext_noop("%(name)s oddaje pole: cofa się o %(n)s heksów na %(field)s."),
                 "move", [cid], name=names[cid], n=len(path) - 1, field=bm.label(path[-1]),
             )  # fmt: skip
+        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names[t]:
+            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
+            return _line(text, "gm", [t], secret=True, old=names[t], name=shown)
         case HiddenSet(target=t, hidden=hidden):
             text = (
                 gettext_noop("Ukryty przed graczami: %(name)s.")

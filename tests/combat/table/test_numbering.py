@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,6 +23,7 @@ from combat.models import Encounter
 from combat.rules.registry import get_ruleset
 from combat.services import Viewer
 from combat.snapshots import replay_state
+from tests.characters.helpers import make_creature, make_sheet, make_weapon
 from tests.combat.d100_table.helpers import make_d100_table
 from tests.combat.magus_table.helpers import magus_sheet, make_magus_table
 from tests.combat.table.helpers import make_party, wolf
@@ -69,15 +71,27 @@ class Table:
 
 def eleora() -> Table:
     party = make_party()
-    return Table(party.encounter, party.gm, party.p1, wolf())
+    return Table(party.encounter, party.gm, party.p1, own_or_shared(party.campaign, wolf))
+
+
+def own_or_shared(campaign: Any, shared: Callable[[], CreatureTemplate]) -> CreatureTemplate:
+    """The shared bestiary's creature, or a copy of the campaign's own where the shared ones
+    are gone (a transactional test empties the tables the migrations filled)."""
+    try:
+        return shared()
+    except CreatureTemplate.DoesNotExist:
+        return make_creature(campaign, "Wilk", make_sheet(weapons=[make_weapon("Ugryzienie")]))
 
 
 def d100() -> Table:
-    table = make_d100_table(wolf=False)
-    assert table.wolf is None
-    kind = CreatureTemplate.objects.filter(campaign=None, ruleset="d100").first()
-    assert kind is not None
-    return Table(table.encounter, table.gm, table.p1, kind)
+    table = make_d100_table(seated=False)
+    services.add_combatants(
+        table.pk,
+        viewer=table.gm_viewer,
+        characters=[table.hero1.pk, table.hero2.pk, table.bandit.pk],
+    )
+    assert table.wolf is not None
+    return Table(table.encounter, table.gm, table.p1, table.wolf)
 
 
 def magus() -> Table:

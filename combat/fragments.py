@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from threading import Lock
@@ -174,13 +174,17 @@ def roll_texts(roll: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def roll_numbers(lines: Sequence[Mapping[str, Any]]) -> list[int]:
+def roll_numbers(
+    lines: Sequence[Mapping[str, Any]], shown: Collection[int] | None = None
+) -> list[int]:
     """The number in the entry of each line's first roll: the rolls of an entry are numbered
-    1, 2, … over all its lines in order, whoever may see them (the links stay the same)."""
+    1, 2, … over the lines the viewer sees (`shown`, their indexes by `Sight.line`; None: all
+    of them), so no gap in the numbers tells of a roll kept from them."""
     first, numbers = 1, []
-    for line in lines:
+    for i, line in enumerate(lines):
         numbers.append(first)
-        first += len(line.get("rolls") or ())
+        if shown is None or i in shown:
+            first += len(line.get("rolls") or ())
     return numbers
 
 
@@ -204,7 +208,7 @@ class LogItem:
         if entry.undo_to is not None:
             text = _("Mistrz Gry cofa starcie do kroku %(seq)d.") % {"seq": entry.undo_to}
             return [Line(entry.seq, text, "gm", (), False, False)]
-        first = roll_numbers(entry.lines)
+        first = roll_numbers(entry.lines, self.shown)
         return [_line(entry, entry.lines[i], first[i]) for i in reversed(self.shown)]
 
 

@@ -7,17 +7,19 @@ creatures its opponents ("przeciwnicy"), unless the GM names another side.
 from __future__ import annotations
 
 import re
+import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
 
 from characters.models import Character, CreatureTemplate
+from combat.rules import naming
 
 PARTY, OPPONENTS = "druzyna", "przeciwnicy"
-_CREATURE_ID = re.compile(r"t(\d+)-(\d+)")  # as `creature_combatants` numbers them
+_CREATURE_ID = re.compile(r"t(\d+)-(\w+)")  # as `creature_combatants` names them
 
 
 FRESH_FOR = 10.0  # seconds a push may show the roster a page load or an earlier push read
@@ -73,18 +75,34 @@ def character_combatant(c: Character, side: str | None, hidden: bool) -> dict[st
 
 
 def creature_combatants(
-    t: CreatureTemplate, count: int, taken: set[str], side: str | None, hidden: bool
+    t: CreatureTemplate,
+    count: int,
+    taken: set[str],
+    side: str | None,
+    hidden: bool,
+    *,
+    ids: set[str],
+    tags: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
-    """Numbered on from the highest "Name n" already at the table: Wilk 4, Wilk 5…"""
-    used = [int(n) for n in (x.removeprefix(f"{t.name} ") for x in taken) if n.isdigit()]
-    start = max(used, default=0) + 1
+    """Numbered on from the highest "Name n" the players have been shown: Wilk 4, Wilk 5…
+    Hidden ones get a placeholder, "Wilk ?KX" (`tags` first, where free; then drawn at
+    random), and an id of the same tag: neither tells how many came before them (`taken`
+    the names and `ids` the ids at the table, both added to)."""
+    wanted = iter(tags)
     result = []
-    for n in range(start, start + count):
-        name = f"{t.name} {n}"
+    for _n in range(count):
+        if hidden:
+            name = _placeholder(t.name, taken, wanted)
+            tag = naming.tag_of(name) or ""
+            seat = _free(f"t{t.pk}-u{tag.lower()}", ids)
+        else:
+            name = naming.numbered(t.name, taken)
+            seat = _free(f"t{t.pk}-{naming.number_in(name, t.name)}", ids)
         taken.add(name)
+        ids.add(seat)
         result.append(
             {
-                "id": f"t{t.pk}-{n}",
+                "id": seat,
                 "name": name,
                 "side": side or OPPONENTS,
                 "sheet": {**t.sheet, "name": t.name},
@@ -93,6 +111,31 @@ def creature_combatants(
             }
         )
     return result
+
+
+def _placeholder(base: str, taken: set[str], wanted: Iterator[str]) -> str:
+    """The first tag of `wanted` whose name is free, else a random one (longer as they clash)."""
+    for tag in wanted:
+        name = naming.placeholder(base, tag)
+        if name not in taken:
+            return name
+    tries = 0
+    while True:
+        size = 2 + tries // 16
+        name = naming.placeholder(
+            base, "".join(secrets.choice(naming.TAG_LETTERS) for _ in range(size))
+        )
+        if name not in taken:
+            return name
+        tries += 1
+
+
+def _free(seat: str, ids: set[str]) -> str:
+    """`seat`, or with a suffix where that id is taken (a seat that left, a clashing tag)."""
+    found, k = seat, 2
+    while found in ids:
+        found, k = f"{seat}x{k}", k + 1
+    return found
 
 
 @dataclass
@@ -104,10 +147,13 @@ class Lineup:
     creatures: dict[int, int] = field(default_factory=dict)  # creature pk -> how many
 
 
-def creature_number(combatant: str) -> int:
-    """A bestiary creature's number at its table ("Wilk 3": 3); 0 for any other seat."""
-    match = _CREATURE_ID.fullmatch(combatant)
-    return int(match.group(2)) if match else 0
+def copy_order(combatant: str, name: str) -> tuple[int, int]:
+    """Where a seat comes when a line-up is copied: characters first, then bestiary creatures
+    by the number the players know ("Wilk 3": 3), the hidden last."""
+    if not _CREATURE_ID.fullmatch(combatant):
+        return (0, 0)
+    number = re.fullmatch(r".* (\d+)", name)
+    return (1, int(number.group(1))) if number else (2, 0)
 
 
 def lineup_of(seats: Iterable[tuple[str, str]]) -> Lineup:

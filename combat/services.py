@@ -34,6 +34,7 @@ from combat.access import GM, Refused, Sight, Viewer, authorise, sight
 from combat.hub import group_of
 from combat.log import Step, effective, fold
 from combat.models import Encounter, EncounterEntry
+from combat.rules import naming
 from combat.rules.base import (
     LogLine,
     Ruleset,
@@ -144,15 +145,16 @@ def _copy_lineup(new: Encounter, seats: Iterable[Any], viewer: Viewer) -> dict[s
     )
     characters = set(new.campaign.characters.values_list("pk", flat=True))
     copied: dict[str, str] = {}
-    for seat in sorted(seats, key=lambda s: roster.creature_number(s.id)):
+    for seat in sorted(seats, key=lambda s: roster.copy_order(s.id, s.name)):
         lineup = roster.lineup_of([(seat.id, roster.PARTY)])
         ids = [pk for pk in lineup.party if pk in characters]
         creatures = {pk: n for pk, n in lineup.creatures.items() if pk in templates}
         if not ids and not creatures:
             continue
         before = set(load_table(new.pk).view.seats)
+        tag = naming.tag_of(seat.name)  # a hidden creature keeps its placeholder
         add_combatants(new.pk, viewer=viewer, characters=ids, creatures=creatures,
-                       side=seat.side, hidden=seat.hidden)  # fmt: skip
+                       side=seat.side, hidden=seat.hidden, tags=[tag] if tag else [])  # fmt: skip
         (added,) = set(load_table(new.pk).view.seats) - before
         copied[seat.id] = added
     return copied
@@ -255,8 +257,11 @@ def add_combatants(
     side: str | None = None,
     hidden: bool = False,
     command_id: str | None = None,
+    tags: Sequence[str] = (),
 ) -> Appended:
-    """GM: campaign characters and bestiary creatures ×n join; creatures are numbered on."""
+    """GM: campaign characters and bestiary creatures ×n join; creatures are numbered on
+    among those the players are shown, the hidden named by a placeholder (`tags` first:
+    `roster.creature_combatants`)."""
     if not viewer.is_gm:
         raise Refused("tylko_mg", _("Tylko Mistrz Gry może to zrobić."))
     encounter = Encounter.objects.select_related("campaign").get(pk=encounter_id)
@@ -281,8 +286,11 @@ def add_combatants(
         joining = [roster.character_combatant(c, side, hidden) for c in chosen]
         names = {seat.name for seat in table.view.seats.values()}
         taken = names | {j["name"] for j in joining}
+        ids = set(table.view.seats) | {j["id"] for j in joining}
         for pk, count in counts.items():
-            joining += roster.creature_combatants(templates[pk], count, taken, side, hidden)
+            joining += roster.creature_combatants(
+                templates[pk], count, taken, side, hidden, ids=ids, tags=tags
+            )
         if not joining:
             raise Refused("pusto", _("Wybierz, kto dołącza do starcia."))
         events: list[Any] = []

@@ -542,10 +542,11 @@ def _entry_row(check: EntryCheck, seen: Sight) -> EntryRow | None:
     lines: list[LineRow] = []
     secret_rolls = secret_checked = 0
     whole = True  # the viewer sees every line of the entry
-    first = roll_numbers(check.lines)
+    shown = {i for i, line in enumerate(check.lines) if seen.line(line)}
+    first = roll_numbers(check.lines, shown)
     for i, line in enumerate(check.lines):
         rolls = check.rolls_of(i)
-        if seen.line(line):
+        if i in shown:
             lines.append(_line_row(line, first[i], rolls))
             continue
         whole = False

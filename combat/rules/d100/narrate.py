@@ -344,9 +344,12 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
     match event:
         case Joined(combatant=c):
             return _line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
-        case HiddenSet(target=t, stopped=str(mover)):
-            name, other = names.get(mover, mover), names.get(t, t)
+        case HiddenSet(target=t, stopped=str(mover), name=e_name):
+            name, other = names.get(mover, mover), e_name or names.get(t, t)
             return _line(battlemap.STOPPED, "move", [mover, t], name=name, other=other)
+        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names.get(t, t):
+            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
+            return _line(text, "gm", [t], secret=True, old=names.get(t, t), name=shown)
         case HiddenSet(target=t, hidden=hidden):
             text = (
                 gettext_noop("Ukryty przed graczami: %(name)s.")

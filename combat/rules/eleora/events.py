@@ -431,13 +431,15 @@ class GMRolled(Event):
 @dataclass(frozen=True, kw_only=True)
 class CombatantChanged(Event):
     """A GM override of what players may see: hidden on the map, stats revealed; or a hidden
-    token revealed because `stopped` (a combatant's id) ran into it on its move."""
+    token revealed because `stopped` (a combatant's id) ran into it on its move. Shown, a
+    placeholder's seat takes `name` (`naming.shown`: the next number the players count)."""
 
     type_key: ClassVar[str] = "combatant_changed"
     combatant: str
     hidden: bool | None = None
     stats_revealed: bool | None = None
     stopped: str | None = None
+    name: str | None = None
 
 
 @_register

@@ -861,14 +861,15 @@ def _combatant_changed(state: EncounterState, e: CombatantChanged) -> LogLine | 
             "move",
             [e.stopped, e.combatant],
             name=_name(state, e.stopped),
-            other=name,
+            other=e.name or name,
         )
     if e.hidden is True:
         return _line(
             gettext_noop("MG ukrywa: %(name)s."), "gm", [e.combatant], secret=True, name=name
         )
-    if e.hidden is False:
-        return _line(gettext_noop("Pojawia się: %(name)s."), "gm", [e.combatant], name=name)
+    if e.hidden is False:  # under the name the players are shown (a placeholder's number)
+        shown = e.name or name
+        return _line(gettext_noop("Pojawia się: %(name)s."), "gm", [e.combatant], name=shown)
     if e.stats_revealed is True:
         return _line(
             gettext_noop("MG odsłania statystyki: %(name)s."), "gm", [e.combatant], name=name

@@ -56,10 +56,14 @@ class GroundGiven(Event):
 
 @dataclass(frozen=True)
 class HiddenSet(Event):
+    """The GM hides a seat or shows it; shown, a placeholder's seat takes `name`
+    (`naming.shown`: the next number the players count)."""
+
     type_key: ClassVar[str] = "hidden_set"
     target: str
     hidden: bool
     stopped: str | None = None  # revealed as this combatant's move ran into it
+    name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -293,9 +293,12 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
                 gettext_noop("%(name)s oddaje pole: cofa się o %(n)s heksów na %(field)s."),
                 "move", [cid], name=names[cid], n=len(path) - 1, field=bm.label(path[-1]),
             )  # fmt: skip
-        case HiddenSet(target=t, stopped=str(mover)):
-            name, other = names.get(mover, mover), names.get(t, t)
+        case HiddenSet(target=t, stopped=str(mover), name=e_name):
+            name, other = names.get(mover, mover), e_name or names.get(t, t)
             return _line(bm.STOPPED, "move", [mover, t], name=name, other=other)
+        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names[t]:
+            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
+            return _line(text, "gm", [t], secret=True, old=names[t], name=shown)
         case HiddenSet(target=t, hidden=hidden):
             text = (
                 gettext_noop("Ukryty przed graczami: %(name)s.")

@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from combat.rules import naming
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.d100.commands import (
     AddCondition,
@@ -110,7 +111,9 @@ def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  
         case JoinCombat():
             return setup.join(state, command)
         case SetHidden():
-            return [HiddenSet(combatant(state, command.target).id, command.hidden)]
+            target = combatant(state, command.target).id
+            name = None if command.hidden else naming.shown_at(state.combatants, target)
+            return [HiddenSet(target, command.hidden, name)]
         case RevealStats():
             return [StatsRevealed(combatant(state, command.target).id, command.revealed)]
         case StartCombat():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 
-from combat.rules import battlemap
+from combat.rules import battlemap, naming
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100.engine.space import GEOMETRY, METRES
 from combat.rules.d100.events import (
@@ -68,8 +68,9 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
                 return state.with_combatant(c)
             late = replace(c, joined_turn=state.turn, done=state.pace == "live")
             return replace(state.with_combatant(late), order=(*state.order, c.id))
-        case HiddenSet(target=target, hidden=hidden):
-            return _edit(state, target, hidden=hidden)
+        case HiddenSet(target=target, hidden=hidden, name=name):
+            name = naming.after_change(state.combatants, target, hidden, name)
+            return _edit(state, target, hidden=hidden, name=name)
         case StatsRevealed(target=target, revealed=revealed):
             return _edit(state, target, revealed=revealed)
         case CombatStarted(pace=pace):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from combat.rules import battlemap
+from combat.rules import battlemap, naming
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap, Field, Paint, Remove
 from combat.rules.d100.commands import EditMap, Move, PlaceCombatant
@@ -181,7 +181,7 @@ def move(state: EncounterState, command: Move) -> list[Event]:
     walked, met = ambush(state, me, path)
     events: list[Event] = [Moved(me.id, walked, len(walked) - 1)] if len(walked) > 1 else []
     if met is not None:
-        events.append(HiddenSet(met.id, hidden=False, stopped=me.id))
+        events.append(HiddenSet(met.id, False, me.id, naming.shown_at(state.combatants, met.id)))
     return events
 
 

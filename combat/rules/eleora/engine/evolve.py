@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from combat.rules import battlemap
+from combat.rules import battlemap, naming
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, health
 from combat.rules.eleora.events import (
@@ -214,13 +214,14 @@ def _evolve_attack(state: EncounterState, event: Event) -> EncounterState:
 
 def _evolve_gm(state: EncounterState, event: Event) -> EncounterState:
     match event:
-        case CombatantChanged(combatant=who, hidden=hidden, stats_revealed=revealed):
+        case CombatantChanged(combatant=who, hidden=hidden, stats_revealed=revealed, name=name):
             c = state.get(who)
             return state.put(
                 replace(
                     c,
                     hidden=c.hidden if hidden is None else hidden,
                     stats_revealed=c.stats_revealed if revealed is None else revealed,
+                    name=naming.after_change(state.combatants, who, hidden, name),
                 )
             )
         case CombatantPlaced(combatant=who, to=to):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.rules import battlemap
+from combat.rules import battlemap, naming
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, roll_pool
 from combat.rules.eleora import conditions as cond
@@ -151,7 +151,9 @@ def remove_condition(state: EncounterState, cmd: RemoveCondition) -> list[Event]
 
 
 def set_hidden(state: EncounterState, cmd: SetHidden) -> list[Event]:
-    return [CombatantChanged(combatant=state.get(cmd.target).id, hidden=cmd.hidden)]
+    target = state.get(cmd.target).id
+    name = None if cmd.hidden else naming.shown_at(state.combatants, target)
+    return [CombatantChanged(combatant=target, hidden=cmd.hidden, name=name)]
 
 
 def reveal_stats(state: EncounterState, cmd: RevealStats) -> list[Event]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from combat.rules import battlemap
+from combat.rules import battlemap, naming
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora import grid, space
@@ -82,7 +82,14 @@ def move(state: EncounterState, cmd: Move, rng: RNG) -> list[Event]:
         )
         _drag_held(batch, c, path, metres)
     if met is not None:
-        batch.add(CombatantChanged(combatant=met.id, hidden=False, stopped=c.id))
+        batch.add(
+            CombatantChanged(
+                combatant=met.id,
+                hidden=False,
+                stopped=c.id,
+                name=naming.shown_at(state.combatants, met.id),
+            )
+        )
     return batch.events
 
 
@@ -404,5 +411,12 @@ def evade(state: EncounterState, cmd: Evade, rng: RNG) -> list[Event]:
     if len(path) != 1:
         batch.add(Moved(combatant=c.id, metres=metres, path=path, mode="ucieczka"))
     if met is not None:
-        batch.add(CombatantChanged(combatant=met.id, hidden=False, stopped=c.id))
+        batch.add(
+            CombatantChanged(
+                combatant=met.id,
+                hidden=False,
+                stopped=c.id,
+                name=naming.shown_at(state.combatants, met.id),
+            )
+        )
     return batch.events

@@ -12,6 +12,7 @@ game clock `state.time_s`) and `sustain` (sustained.py: the one sustained-action
 
 from __future__ import annotations
 
+from combat.rules import naming
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.magus.commands import (
     AddCondition,
@@ -100,7 +101,9 @@ def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  
         case JoinCombat():
             return setup.join(state, command)
         case SetHidden():
-            return [HiddenSet(combatant(state, command.target).id, command.hidden)]
+            target = combatant(state, command.target).id
+            name = None if command.hidden else naming.shown_at(state.combatants, target)
+            return [HiddenSet(target, command.hidden, name)]
         case RevealStats():
             return [StatsRevealed(combatant(state, command.target).id, command.revealed)]
         case StartCombat():

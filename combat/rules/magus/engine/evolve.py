@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from functools import reduce
 
 from combat.rules import battlemap as bm
+from combat.rules import naming
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus import recovery
@@ -118,8 +119,9 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             return _edit(state, cid, position=to)
         case GroundGiven(combatant=cid, path=path):
             return _edit(state, cid, position=path[-1])
-        case HiddenSet(target=target, hidden=hidden):
-            return _edit(state, target, hidden=hidden)
+        case HiddenSet(target=target, hidden=hidden, name=name):
+            name = naming.after_change(state.combatants, target, hidden, name)
+            return _edit(state, target, hidden=hidden, name=name)
         case StatsRevealed(target=target, revealed=revealed):
             return _edit(state, target, revealed=revealed)
         case CombatStarted(surprised=surprised):

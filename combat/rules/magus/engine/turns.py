@@ -3,6 +3,7 @@ movement, simple and standard actions, Zmiana akcji, holds, delays, Powstanie, t
 
 from __future__ import annotations
 
+from combat.rules import naming
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
@@ -90,7 +91,11 @@ def move(state: EncounterState, command: Move) -> list[Event]:
     if not me.moves:
         require_cap(me)
     path, met = space.ambush(state, me, path)
-    stopped: list[Event] = [] if met is None else [HiddenSet(met.id, hidden=False, stopped=me.id)]
+    stopped: list[Event] = (
+        []
+        if met is None
+        else [HiddenSet(met.id, False, me.id, naming.shown_at(state.combatants, met.id))]
+    )
     if met is not None:
         if len(path) < 2:
             return stopped  # met before its first step: no move made

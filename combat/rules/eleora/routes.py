@@ -20,7 +20,7 @@ import heapq
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from combat.rules.base import RouteView, RuleViolation, gettext_noop
+from combat.rules.base import Names, RouteView, RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap, Field, label, lifted
 from combat.rules.dice import pool_size
 from combat.rules.eleora import grid, space
@@ -169,7 +169,7 @@ def _target_refusal(
                 "zajete",
                 gettext_noop("Pole %(square)s zajmuje %(name)s."),
                 square=label(to),
-                name=other.name,  # a token the asker sees (`unseen` are lifted)
+                name=Names.of(other),  # a token the asker sees (`unseen` are lifted)
             )
     return None
 

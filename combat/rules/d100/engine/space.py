@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from combat.rules import battlemap, naming
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap, Field, Paint, Remove
 from combat.rules.d100.commands import EditMap, Move, PlaceCombatant
 from combat.rules.d100.engine.common import (
@@ -134,7 +134,7 @@ def taken(f: Field, other: Combatant) -> RuleViolation:
         "zajete",
         gettext_noop("Pole %(field)s zajmuje %(name)s."),
         field=label(f),
-        name=other.name,
+        name=Names.of(other),
     )
 
 
@@ -243,7 +243,7 @@ def checked_path(
             raise RuleViolation(
                 "przez_wroga",
                 gettext_noop("Nie można przejść przez pole wroga (%(name)s)."),
-                name=other.name,
+                name=Names.of(other),
             )
     end = bodies.get(full[-1])
     if end is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from combat.rules import battlemap, naming
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.dice import RNG
 from combat.rules.eleora import grid, space
 from combat.rules.eleora.attack import skill_pool
@@ -221,7 +221,7 @@ def _check_square(state: EncounterState, c: Combatant, square: Position, *, last
                 "zajete",
                 gettext_noop("Pole %(square)s zajmuje %(name)s."),
                 square=space.field_label(state, square),
-                name=other.name,
+                name=Names.of(other),
             )
         if not other.conscious:
             continue  # a body on the ground can be stepped over
@@ -229,7 +229,7 @@ def _check_square(state: EncounterState, c: Combatant, square: Position, *, last
             raise RuleViolation(
                 "zajete",
                 gettext_noop("Nie można przejść przez pole wroga (%(name)s)."),
-                name=other.name,
+                name=Names.of(other),
             )
         if c.id not in other.let_pass:
             raise RuleViolation(
@@ -237,7 +237,7 @@ def _check_square(state: EncounterState, c: Combatant, square: Position, *, last
                 gettext_noop(
                     "Przejście przez pole postaci %(name)s wymaga jej Przepuszczenia (reakcja)."
                 ),
-                name=other.name,
+                name=Names.of(other),
             )
 
 

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from combat.rules import battlemap as bm
-from combat.rules.base import RuleViolation, gettext_noop
+from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus.commands import EditMap, PlaceCombatant
@@ -111,7 +111,7 @@ def place(state: EncounterState, command: PlaceCombatant) -> list[Event]:
             "zajete",
             gettext_noop("Pole %(field)s zajmuje %(name)s."),
             field=bm.label(to),
-            name=other.name,
+            name=Names.of(other),
         )
     return [CombatantPlaced(c.id, to)]
 

@@ -33,6 +33,16 @@ def no_ruleset_terms_left_behind() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def no_language_left_behind() -> Iterator[None]:
+    """Each test starts in the site's language, as a request without a choice does: a test
+    that asked for English pages leaves no English behind for the next test of its worker."""
+    from django.utils import translation
+
+    with translation.override(None):
+        yield
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))

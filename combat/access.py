@@ -68,6 +68,11 @@ class Sight:
     gm: bool
     viewer: Viewer
     seen: frozenset[str]  # the seats this viewer sees
+    public: frozenset[str] = frozenset()  # the seats every player sees
+
+    def everyone(self, line: Mapping[str, Any]) -> bool:
+        """A log line every viewer sees, the GM and all players alike."""
+        return not line.get("secret") and set(line.get("actors", ())) <= self.public
 
     def seat(self, seat: SeatView) -> SeatView | None:
         """The seat as this viewer may see it, or None: a player sees no hidden seat, and
@@ -125,8 +130,9 @@ class Sight:
 
 
 def sight(view: TableView, viewer: Viewer) -> Sight:
-    seen = frozenset(cid for cid, seat in view.seats.items() if viewer.is_gm or not seat.hidden)
-    return Sight(gm=viewer.is_gm, viewer=viewer, seen=seen)
+    public = player_seen(view)
+    seen = frozenset(view.seats) if viewer.is_gm else public
+    return Sight(gm=viewer.is_gm, viewer=viewer, seen=seen, public=public)
 
 
 def player_seen(view: TableView) -> frozenset[str]:

@@ -7,8 +7,8 @@ read there (so a by-post turn resolved in one entry stays in its turn, and the l
 the next turn opens it). Lines are filtered with `combat.access.Sight` and put in the viewer's
 language exactly as the table's log (`fragments.LogItem`): a player's version shows what every
 player sees, the GM's version (the GM's alone) everything. Each roll keeps its permanent link,
-the entry's page of rolls + `#r<n>` (n counts the rolls of the entry that version's reader
-sees, as the table's log and the page of rolls number them for that reader). The text is
+the entry's page of rolls + `#r<n>` (`fragments.roll_numbers`: the rolls every player sees
+first, so a link is the same in both versions and no gap tells of a secret roll). The text is
 rendered by the templates `combat/export/<format>.txt`, which escape every text for their
 format (`{% load forum %}`).
 """

@@ -174,17 +174,17 @@ def roll_texts(roll: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def roll_numbers(
-    lines: Sequence[Mapping[str, Any]], shown: Collection[int] | None = None
-) -> list[int]:
-    """The number in the entry of each line's first roll: the rolls of an entry are numbered
-    1, 2, … over the lines the viewer sees (`shown`, their indexes by `Sight.line`; None: all
-    of them), so no gap in the numbers tells of a roll kept from them."""
-    first, numbers = 1, []
-    for i, line in enumerate(lines):
-        numbers.append(first)
-        if shown is None or i in shown:
-            first += len(line.get("rolls") or ())
+def roll_numbers(lines: Sequence[Mapping[str, Any]], public: Collection[int]) -> list[int]:
+    """The number in the entry of each line's first roll: the rolls of the lines everyone
+    sees (`public`: their indexes, by `Sight.everyone`) come first, 1, 2, … in order, then
+    those of the lines only the GM sees. A roll has one number on every screen, and no gap
+    tells a player of a roll kept from them."""
+    first, numbers = 1, [0] * len(lines)
+    for everyone in (True, False):
+        for i, line in enumerate(lines):
+            if (i in public) == everyone:
+                numbers[i] = first
+                first += len(line.get("rolls") or ())
     return numbers
 
 
@@ -194,8 +194,9 @@ class LogItem:
     def __init__(self, pk: int, entry: LogEntry, seen: Sight) -> None:
         self.entry = entry
         self.shown = tuple(i for i, line in enumerate(entry.lines) if seen.line(line))
-        # Everything the entry shows: which table, which step, and which of its lines.
-        self.key = (pk, entry.seq, entry.undo_to, entry.undone, self.shown)
+        self.public = tuple(i for i, line in enumerate(entry.lines) if seen.everyone(line))
+        # Everything the entry shows: which table, which step, which of its lines, its numbers.
+        self.key = (pk, entry.seq, entry.undo_to, entry.undone, self.shown, self.public)
 
     @property
     def visible(self) -> bool:
@@ -208,7 +209,7 @@ class LogItem:
         if entry.undo_to is not None:
             text = _("Mistrz Gry cofa starcie do kroku %(seq)d.") % {"seq": entry.undo_to}
             return [Line(entry.seq, text, "gm", (), False, False)]
-        first = roll_numbers(entry.lines, self.shown)
+        first = roll_numbers(entry.lines, self.public)
         return [_line(entry, entry.lines[i], first[i]) for i in reversed(self.shown)]
 
 

@@ -543,7 +543,9 @@ def _entry_row(check: EntryCheck, seen: Sight) -> EntryRow | None:
     secret_rolls = secret_checked = 0
     whole = True  # the viewer sees every line of the entry
     shown = {i for i, line in enumerate(check.lines) if seen.line(line)}
-    first = roll_numbers(check.lines, shown)
+    first = roll_numbers(
+        check.lines, {i for i, line in enumerate(check.lines) if seen.everyone(line)}
+    )
     for i, line in enumerate(check.lines):
         rolls = check.rolls_of(i)
         if i in shown:

@@ -219,7 +219,8 @@ def lurking_start() -> tuple[Table, int]:
 
 def test_a_player_numbers_only_the_rolls_they_see() -> None:
     """An entry with a hidden creature's roll before the heroes': the player's log numbers
-    the rolls they see 1, 2, … (the GM's count every roll)."""
+    the rolls they see 1, 2, … and the GM's log gives those rolls the same numbers, the
+    hidden roll after them (3)."""
     t, seq = lurking_start()
     links = re.compile(rf"#{seq}\.(\d+)<")
 

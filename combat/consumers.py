@@ -1,8 +1,9 @@
 """The table socket: one per browser tab. Thin: who you are, what you sent, what you see.
 
-Server → browser: JSON `{"t": "swap", "seq": n, "html": …}` (the regions rendered for this
-viewer that changed since this socket's last push, each with its id, swapped by htmx: all of
-them on connect and on a forced push, none but the seq when nothing this viewer sees moved)
+Server → browser: JSON `{"t": "swap", "seq": n, "html": …}` (the records of this viewer's
+page that changed since this socket's last push, combat.pushes, as htmx out-of-band swaps by
+id: all of them on connect and when the page is behind, none but the seq when nothing this
+viewer sees moved)
 or `{"t": "error", "id": …, "message": …}` to this socket only.
 Browser → server: `combat.protocol` messages. The group message carries only the new seq;
 this process's sockets, delegates and timers live in `combat.live.Live`.
@@ -24,7 +25,6 @@ from django.utils.translation import gettext as _
 from combat import clock, fragments, protocol, roster, services
 from combat.access import Refused, Viewer, find_encounter_for, viewer_at
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
-from combat.pushes import changed
 from combat.threads import in_pool
 
 RATE = 8.0  # messages per second a socket may send on average…
@@ -68,7 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         encounter, self.viewer = found
         self.encounter_id, self.seq = encounter.pk, -1
-        self.sent: dict[str, Any] = {}  # region id -> what this socket was sent last (live.changed)
+        self.sent: dict[str, Any] | None = None  # the records it was sent last (combat.pushes)
         self.language = _language(self.scope)
         self.bucket = protocol.TokenBucket(RATE, BURST, clock=seconds)
         self.strikes = protocol.TokenBucket(1 / STRIKE_DECAY_S, STRIKES, clock=seconds)
@@ -135,7 +135,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         every socket with the database each second and keeps the group memberships, and a
         removal from the campaign reaches the socket at once (`table_access`)."""
         if client_seq is None or client_seq < self.seq:
-            await self.push(force=True)
+            await self.push(whole=True)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """The log moved (a group message, to this process's delegate: combat/hub.py): bring
@@ -174,28 +174,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             return result
         return render(self.encounter_id, result, sockets if result is not None else [self])
 
-    async def push(
-        self, hint: int | None = None, force: bool = False, ack: str | None = None
-    ) -> None:
-        """Send the table at its head (or at the seq `hint`) to this socket alone."""
-        (rendered,) = await in_pool(render)(self.encounter_id, hint, [self])
-        await self.deliver(rendered, force=force, ack=ack)
+    async def push(self, *, whole: bool = False, ack: str | None = None) -> None:
+        """Send the table at its head to this socket alone: what changed since its last push
+        (everything when `whole`)."""
+        (rendered,) = await in_pool(render)(self.encounter_id, None, [self], whole=whole)
+        await self.deliver(rendered, force=whole, ack=ack)
 
     async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None:
-        """Send the regions that changed since this socket's last push (every region when
-        `force`d), always with the seq, so the page moves on even when nothing it shows
-        changed; nothing if the socket already shows this seq or a later one."""
-        regions, seq, deadline = rendered
-        if seq <= self.seq and not force:
+        """Send what changed since this socket's last push, always with the seq, so the page
+        moves on even when nothing it shows changed; nothing if the socket already shows
+        this seq or a later one (unless `force`d). A push worked out against records this
+        socket has since moved past (two pushes crossed) is worked out again."""
+        if rendered.seq <= self.seq and not force:
             if ack is not None:  # the fan-out was first: only the answer is left to send
                 await self.send(text_data=json.dumps({"t": "ack", "ack": ack, "seq": self.seq}))
             return
-        self.seq = seq
-        html, self.sent = changed(self.sent, regions, everything=force)
-        payload = {"t": "swap", "seq": seq, "html": html, "now": clock.now(), "ack": ack}
+        if rendered.before is not None and rendered.before is not self.sent:
+            await self.push(ack=ack)
+            return
+        self.seq, self.sent = rendered.seq, rendered.tree
+        payload = {"t": "swap", "seq": rendered.seq, "html": rendered.html, "now": clock.now()}
+        payload["ack"] = ack
         await self.send(text_data=json.dumps(payload))
-        if deadline is not None:
-            live.schedule_expiry(self.encounter_id, deadline)
+        if rendered.deadline is not None:
+            live.schedule_expiry(self.encounter_id, rendered.deadline)
 
     async def error(self, message_id: str | None, text: str) -> None:
         await self.send(text_data=json.dumps({"t": "error", "id": message_id, "message": text}))

@@ -10,32 +10,28 @@ players' prompts. What only one ruleset shows comes from its partials
 A region's HTML is a pure function of what it reads (its `PARTS` of the viewer's `View`, the
 table's `View.header`), the language and its *variant* (the audience, GM or player, plus the
 viewer's own id only where the region shows their own things: their cards, their prompts,
-their turn), so it is rendered once for that content in a process and shared by every socket
-that shows it, and by later pushes that did not change it: an action re-renders the regions
-it changed, not all of them. Below regions, order rows and log entries are remembered by their
-data (`{% memo %}`), so a push renders only what changed.
-Both go through the one cache of this module, `memo` (`python -m scripts.bench.caches`
-measures what it saves on varied tables).
+their turn). So the page is a tree of records (`View.part`, `tree`): each region with that
+data, the order's rows and the log's entries as items of their own. `combat.pushes` compares
+a socket's new records with those it was sent and renders and sends only what changed; a
+first page is the same records rendered whole (`page`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import pickle
-from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from threading import Lock
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from combat import clock, roster
 from combat.access import Refused, Sight, Viewer, authorise, sight
+from combat.pushes import Item, Part, tracks, whole
 from combat.rules import battlemap
 from combat.rules.base import (
     MapSpec,
@@ -66,7 +62,6 @@ REGIONS = (
 )
 GM_REGIONS = ("table-gm", "table-undo")
 TEMPLATE = "combat/encounter.html"
-CACHE_SIZE = 65536
 
 
 def engine_text(template: str, params: Mapping[str, Any] | None, fallback: str = "") -> str:
@@ -199,6 +194,12 @@ class LogItem:
         self.key = (pk, entry.seq, entry.undo_to, entry.undone, self.shown, self.public)
 
     @property
+    def ids(self) -> tuple[str, ...]:
+        """The ids of its lines' elements (combat/_log_lines.html)."""
+        count = 1 if self.entry.undo_to is not None else len(self.shown)
+        return tuple(f"log-{self.entry.seq}-{k}" for k in range(1, count + 1))
+
+    @property
     def visible(self) -> bool:
         return self.entry.undo_to is not None or bool(self.shown)
 
@@ -269,11 +270,13 @@ def prompt_cards(rules: Any, table: Table, viewer: Viewer) -> list[PromptCard]:
 
 
 # What each region's template reads from a View, besides what `View.header` names of the table
-# and the neutral view, and viewer, oob, ruleset. A region's memo key is made of exactly these:
-# name every value a region's templates (and the partials they include) read.
+# and the neutral view, and viewer, oob, ruleset: a region's record (`View.part`) is made of
+# exactly these, so name every value a region's templates (and the partials they include) read.
+# The order's and the log's items are records of their own (`View.row_data`, `LogItem.key`);
+# the map's regions read only the board (`View.map_data`).
 PARTS: dict[str, tuple[str, ...]] = {
     "table-status": ("rows", "current", "waiting"),
-    "table-prompts": ("prompts", "server_now"),
+    "table-prompts": ("prompts",),
     "table-me": ("mine", "seat_panels"),
     "table-turn": ("current", "my_turn", "acting", "actor", "turn_panels", "together"),
     "table-map": ("board",),
@@ -284,9 +287,10 @@ PARTS: dict[str, tuple[str, ...]] = {
     "table-gm": ("rows", "sides", "roster", "gm_panel"),
     "table-undo": ("seq",),
 }
-# Read by a region but left out of its key: when the server first showed it (the countdown bar
+# Read by a region but not in its record: when the server first showed it (the countdown bar
 # of a prompt runs from there), not a reason to render it again.
-UNKEYED = frozenset({"server_now"})
+UNRECORDED = ("server_now",)
+LISTS = {"table-order": "table-order-list", "table-log": "table-log-lines"}
 
 
 class View:
@@ -302,6 +306,8 @@ class View:
     def context(self, names: Sequence[str], *, oob: bool) -> dict[str, Any]:
         """The template context for these regions."""
         parts = {part: getattr(self, part) for name in names for part in PARTS[name]}
+        if "table-prompts" in names:
+            parts["server_now"] = self.server_now
         return {**self.base, "oob": oob, **parts}
 
     @cached_property
@@ -350,18 +356,45 @@ class View:
             self.sight.seen,  # `{% tr %}` words a seat the viewer may not see as hidden
         )  # fmt: skip
 
-    def key(self, name: str) -> tuple[Any, ...]:
-        """The region's memo key by content: everything its HTML shows (`header`, its
-        `PARTS`), each as a digest. Content that does not pickle keys by the table's seq."""
-        parts = [_content(part, getattr(self, part)) for part in PARTS[name] if part not in UNKEYED]
-        found = digest(parts)
-        if not (found and self.header_digest):
-            return ("region-seq", self.table.pk, self.table.seq, name, self.variant(name))
-        return ("region", name, self.variant(name), self.header_digest, found)
+    def part(self, name: str) -> Part:
+        """The region as a record: what it shows, compared after each entry
+        (`combat.pushes`); the order and the log with their items."""
+        variant = self.variant(name)
+        if name == "table-order":
+            rows = tuple(Item(f"row-{r.id}", (f"row-{r.id}",), self.row_data(r)) for r in self.rows)
+            return Part(name, variant, (bool(self.rows),), rows, LISTS[name])
+        if name == "table-log":
+            entries = tuple(Item(f"entry-{i.entry.seq}", i.ids, i.key) for i in self.log)
+            return Part(name, variant, (self.table.pk, self.log_empty), entries, LISTS[name])
+        if name.startswith("table-map"):
+            return Part(name, variant, self.map_data(name))
+        if name == "table-undo":
+            return Part(name, variant, self.seq)
+        data: list[Any] = [self.header]
+        for part in PARTS[name]:
+            value = getattr(self, part)
+            data.append(_roster_content(value) if part == "roster" else value)
+        return Part(name, variant, tuple(data))
 
-    @cached_property
-    def header_digest(self) -> bytes:
-        return digest(self.header)
+    def row_data(self, r: Row) -> tuple[Any, ...]:
+        """What an order row shows (`order-row`, combat/_gm_row.html and the ruleset's
+        gm_seat partial)."""
+        return (
+            r, self.view.stage, self.view.acting, self.sight.seen, self.policies,
+            self.gm_seat_panels.get(r.id), self.visibility.get(r.id),
+        )  # fmt: skip
+
+    def map_data(self, name: str) -> Any:
+        """What a map region shows: the controls the map and who is off it, the terrain its
+        drawing, the tokens theirs."""
+        b = self.board
+        if b is None:
+            return None
+        if name == "table-map-terrain":
+            return (b.map, b.darkness)
+        if name == "table-map-tokens":
+            return (b.map is not None, b.tokens)
+        return (b.spec, b.map, b.off_map, b.darkness, self.sight.seen)
 
     @cached_property
     def seq(self) -> int:
@@ -506,9 +539,13 @@ def regions_of(viewer: Viewer) -> tuple[str, ...]:
     return REGIONS + (GM_REGIONS if viewer.is_gm else ())
 
 
-def context(table: Table, viewer: Viewer, *, oob: bool) -> dict[str, Any]:
-    """Everything the whole page shows this viewer."""
-    return View(table, viewer, page=True).context(regions_of(viewer), oob=oob)
+def page(table: Table, viewer: Viewer) -> dict[str, Any]:
+    """The page's context: its regions (the viewer's records rendered whole) and what the
+    page around them reads."""
+    view = View(table, viewer, page=True)
+    rendered = whole(tree(view), tracks.of(table.pk), get_language(), Render(view))
+    shown = {name: mark_safe(html) for name, html in rendered.items()}  # noqa: S308 - rendered
+    return {**view.base, "board": view.board, "regions": shown}
 
 
 def refusal_text(exc: Exception, seen: Sight) -> str:
@@ -567,11 +604,18 @@ class Board:
     map: battlemap.BattleMap | None
     width: float = 0.0
     height: float = 0.0
-    terrain: str = ""
+    pk: int = 0  # the table's (the map picture's address)
     tokens: tuple[Token, ...] = ()
     off_map: tuple[Row, ...] = ()
     darkness: tuple[tuple[str, str], ...] = ()  # (tool, name) of each darkness level
     size: int = FIELD
+
+    @property
+    def terrain(self) -> str:
+        """The map's drawing (read only by the terrain region, rendered when it changes)."""
+        if self.map is None:
+            return ""
+        return terrain_svg(self.pk, self.map, self.darkness, self.width, self.height)
 
     @property
     def radius(self) -> float:
@@ -611,40 +655,35 @@ def board(table: Table, spec: MapSpec, m: battlemap.BattleMap | None, rows: list
         if r.position is not None
     )
     off_map = tuple(r for r in rows if r.position is None)
-    terrain = terrain_svg(table.pk, m, darkness, width, height)
-    return Board(spec, m, width, height, terrain, tokens, off_map, darkness)
+    return Board(spec, m, width, height, table.pk, tokens, off_map, darkness)
 
 
 def terrain_svg(
     pk: int, m: battlemap.BattleMap, darkness: Sequence[tuple[str, str]], w: float, h: float
 ) -> str:
-    """The map's drawing from the terrain alone, rendered once per table, map and language:
-    a token moving does not touch it. Only fields that differ from bare ground are drawn."""
+    """The map's drawing from the terrain alone: a token moving does not touch it (its region
+    is a record of the map alone). Only fields that differ from bare ground are drawn."""
 
-    def render() -> str:
-        def fields(cells: Sequence[battlemap.Field]) -> list[tuple[float, float, str]]:
-            return [(*battlemap.centre(m.geometry, f, FIELD), battlemap.label(f)) for f in cells]
+    def fields(cells: Sequence[battlemap.Field]) -> list[tuple[float, float, str]]:
+        return [(*battlemap.centre(m.geometry, f, FIELD), battlemap.label(f)) for f in cells]
 
-        layers = [(cls, _(name), fields(getattr(m, layer))) for layer, cls, name in TERRAIN]
-        names = dict(darkness)
-        for level in (1, 2, 3):
-            cells = getattr(m, f"dark{level}")
-            if cells:
-                name = names.get(f"dark{level}", _("Ciemność"))
-                layers.append((f"dark{level}", name, fields(cells)))
-        image = ""
-        if m.image:
-            image = f"{reverse('encounter_map_image', args=[pk])}?v={m.version}"
-        ctx = {
-            "m": m, "w": w, "h": h, "size": FIELD, "image": image,
-            "layers": [layer for layer in layers if layer[2]],
-            "hex": battlemap.hex_points(0, 0, FIELD), "half": FIELD / 2,
-            "tile_w": battlemap.HEX_W * FIELD / 2, "tile_h": 1.5 * FIELD, "tile_path": _hex_tile(),
-        }  # fmt: skip
-        return render_to_string("combat/_map_terrain.html", ctx)
-
-    # The map itself is in the key: an undo or a new map may bring back a version number.
-    return memo(("map-terrain", pk, m.version, get_language(), m), render)
+    layers = [(cls, _(name), fields(getattr(m, layer))) for layer, cls, name in TERRAIN]
+    names = dict(darkness)
+    for level in (1, 2, 3):
+        cells = getattr(m, f"dark{level}")
+        if cells:
+            name = names.get(f"dark{level}", _("Ciemność"))
+            layers.append((f"dark{level}", name, fields(cells)))
+    image = ""
+    if m.image:
+        image = f"{reverse('encounter_map_image', args=[pk])}?v={m.version}"
+    ctx = {
+        "m": m, "w": w, "h": h, "size": FIELD, "image": image,
+        "layers": [layer for layer in layers if layer[2]],
+        "hex": battlemap.hex_points(0, 0, FIELD), "half": FIELD / 2,
+        "tile_w": battlemap.HEX_W * FIELD / 2, "tile_h": 1.5 * FIELD, "tile_path": _hex_tile(),
+    }  # fmt: skip
+    return render_to_string("combat/_map_terrain.html", ctx)
 
 
 def _hex_tile() -> str:
@@ -706,100 +745,54 @@ def render_route(
     return render_to_string("combat/_map.html#map-route-answer", ctx)
 
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
+def _roster_content(roster: Mapping[str, Any]) -> dict[str, Any]:
+    """What the GM's add list prints of the roster's characters and creatures (model
+    instances compare by their key alone: a renamed one would look the same)."""
+    return {
+        group: [(type(o).__name__, o.pk, o.name, getattr(o, "kind", None)) for o in objects]
+        for group, objects in roster.items()
+    }
 
 
-class LRU(Generic[K, V]):
-    """A bounded least-recently-used map, safe across threads (pages render in others)."""
+class Render:
+    """One viewer's records as HTML (`combat.pushes.Renderer`)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[K, V] = OrderedDict()
-        self._lock = Lock()
+    def __init__(self, view: View) -> None:
+        self.view = view
 
-    def get(self, key: K) -> V | None:
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
+    def region(self, part: Part, items: str) -> str:
+        view = self.view
+        ctx = view.context((part.id,), oob=True)
+        ctx["items"] = mark_safe(items)  # noqa: S308 - the items' own rendered, escaped HTML
+        with ruleset_terms(view.table.ruleset):
+            return render_to_string(f"{TEMPLATE}#{part.id}", ctx)
 
-    def put(self, key: K, value: V) -> V:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
+    def item(self, part: Part, item: Item, *, swap: bool) -> str:
+        view = self.view
+        with ruleset_terms(view.table.ruleset):
+            if part.id == "table-order":
+                row = next(r for r in view.rows if f"row-{r.id}" == item.id)
+                ctx = {**view.context(("table-order",), oob=True), "r": row, "swap": swap}
+                return render_to_string(f"{TEMPLATE}#order-row", ctx)
+            entry = next(i for i in view.log if i.ids == item.ids)
+            ctx = {**view.base, "lines": entry.lines, "swap": swap}
+            return render_to_string("combat/_log_lines.html", ctx)
 
 
-# HTML by what it shows: whole regions by table snapshot and variant, and below them order
-# rows and log entries by their data (`{% memo %}`), so a push renders only what changed.
-_rendered: LRU[tuple[Any, ...], str] = LRU(CACHE_SIZE)
-
-
-def memo(key: tuple[Any, ...], render: Callable[[], str]) -> str:
-    """`render()`, or what it gave for the same key before (a key names all the HTML shows)."""
-    hit = _rendered.get(key)
-    return hit if hit is not None else _rendered.put(key, render())
+def tree(view: View) -> list[Part]:
+    """The viewer's page as records, in page order."""
+    return [view.part(name) for name in regions_of(view.viewer)]
 
 
 def clear_caches() -> None:
-    _rendered.clear()
-
-
-def digest(value: Any) -> bytes:
-    """16 bytes that differ for different content (b"": it does not pickle)."""
-    try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return b""
-    return hashlib.blake2b(data, digest_size=16).digest()
-
-
-def _content(part: str, value: Any) -> Any:
-    """What a part shows, for its key: a log entry by its `LogItem.key`, a roster's characters
-    and creatures by what the GM's panel prints of them (pickling model instances costs more)."""
-    if part == "log":
-        return tuple(item.key for item in value)
-    if part == "roster":
-        return {
-            group: [(type(o).__name__, o.pk, o.name, getattr(o, "kind", None)) for o in objects]
-            for group, objects in value.items()
-        }
-    return value
-
-
-def render_region(view: View, name: str) -> str:
-    """One region marked for an out-of-band swap by its id, rendered once per content, language
-    and variant in this process and shared by every socket that shows it, at this push and
-    later ones. Found first by the table snapshot (NPC policies included: they live outside the
-    log), so a second viewer of a variant works nothing out; then by content (`View.key`), so
-    what an action did not change is not rendered again. The GM's roster changes outside the
-    log: its region is found by content only."""
-    table, language = view.table, get_language()
-    policies = tuple(sorted(table.npc_policies.items()))
-    at = ("region-at", table.pk, table.seq, policies, language, name, view.variant(name))
-    found = None if "roster" in PARTS[name] else _rendered.get(at)  # the GM's reads it anew
-    if found is not None:
-        return found
-
-    def render() -> str:
-        with ruleset_terms(table.ruleset):
-            return render_to_string(f"{TEMPLATE}#{name}", view.context((name,), oob=True))
-
-    return _rendered.put(at, memo((*view.key(name), language), render))
+    """Forget every table's rendered records (tests that change templates or settings)."""
+    tracks.clear()
 
 
 def regions(table: Table, viewer: Viewer) -> dict[str, str]:
-    """Every region for this viewer by its id, each marked for an out-of-band swap."""
+    """Every region for this viewer by its id, whole, each marked for an out-of-band swap."""
     view = View(table, viewer)
-    return {name: render_region(view, name) for name in regions_of(viewer)}
+    return whole(tree(view), tracks.of(table.pk), get_language(), Render(view))
 
 
 def render_regions(table: Table, viewer: Viewer) -> str:
@@ -807,4 +800,5 @@ def render_regions(table: Table, viewer: Viewer) -> str:
 
 
 def render_one(table: Table, viewer: Viewer, name: str) -> str:
-    return render_region(View(table, viewer), name)
+    view = View(table, viewer)
+    return whole([view.part(name)], tracks.of(table.pk), get_language(), Render(view))[name]

@@ -1,9 +1,9 @@
 """This server process's live tables: its sockets by table, their delegates in the tables'
 groups (combat/hub.py), the expiry timers and the watchdog (combat/watch.py), in one object.
 
-When a table moves, its delegate hears of it and `push_all` renders the new seq for every
-socket of the table this process holds, in one call of the pool (regions the viewers share are
-rendered once, `combat.fragments`), then sends each its push.
+When a table moves, its delegate hears of it and `push_all` brings every socket of the table
+this process holds to the new seq, in one call of the pool: each socket is sent the records
+that changed since its last push (`combat.pushes`), each rendered once per variant.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.utils import translation
 
-from combat import clock, fragments, services
+from combat import clock, fragments, pushes, services
 from combat.access import Refused, Viewer
 from combat.hub import Hub
 from combat.rules.registry import get_ruleset
@@ -26,7 +27,16 @@ log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 
-Rendered = tuple[dict[str, str], int, float | None]  # regions by id, seq, next deadline
+
+@dataclass(frozen=True)
+class Rendered:
+    """A socket's push: the swaps from the records it had (`before`) to `tree`."""
+
+    html: str
+    tree: dict[str, pushes.Part]
+    seq: int
+    deadline: float | None  # the table's next deadline
+    before: Any  # the socket's records this was worked out against (None: from nothing)
 
 
 class Socket(Protocol):
@@ -36,6 +46,7 @@ class Socket(Protocol):
     viewer: Viewer
     language: str
     seq: int
+    sent: dict[str, pushes.Part] | None  # the records it was last sent (None: nothing yet)
     channel_name: str
 
     async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None: ...
@@ -43,15 +54,32 @@ class Socket(Protocol):
     async def close(self, code: int | None = None) -> None: ...
 
 
-def render(pk: int, hint: int | None, sockets: list[Any]) -> list[Rendered]:
-    """The table at its head (or at the seq `hint`) for each socket's viewer, in its
-    language; regions the viewers share are rendered once (`fragments.regions`)."""
+def render(
+    pk: int, hint: int | None, sockets: list[Any], *, whole: bool = False, force: bool = False
+) -> list[Rendered]:
+    """The table at its head (or at the seq `hint`) for each socket: the swaps from what it
+    was sent (everything when `whole`; `force`: also for a socket at that seq already), in
+    its language. Viewers of one kind share their
+    records, and every record is rendered once per variant (`combat.pushes.Track`)."""
     table = services.load_table(pk, hint)
     deadline = get_ruleset(table.ruleset).next_deadline(table.state)
+    track = pushes.tracks.of(pk)
+    views: dict[tuple[Any, ...], tuple[fragments.View, list[pushes.Part]]] = {}
     result = []
     for socket in sockets:
-        with translation.override(socket.language):
-            result.append((fragments.regions(table, socket.viewer), table.seq, deadline))
+        before = None if whole else socket.sent
+        if before is not None and socket.seq >= table.seq and not force:
+            result.append(Rendered("", before, socket.seq, deadline, before))  # nothing to do
+            continue
+        viewer, language = socket.viewer, socket.language
+        with translation.override(language):
+            key = (viewer.is_gm, viewer.controller, language)
+            if key not in views:
+                view = fragments.View(table, viewer)
+                views[key] = (view, fragments.tree(view))
+            view, tree = views[key]
+            html = pushes.changes(before, tree, track, language, fragments.Render(view))
+        result.append(Rendered(html, {p.id: p for p in tree}, table.seq, deadline, before))
     return result
 
 
@@ -97,9 +125,9 @@ class Live:
                 del self.rendering[pk]
 
     async def send_all(self, pk: int, hint: int | None, sockets: list[Any], *, force: bool) -> None:
-        """Render the table once for these sockets and send each its push (`force`: every
-        region)."""
-        rendered = await in_pool(render)(pk, hint, sockets)
+        """Render the table once for these sockets and send each its push (`force`: even to
+        those already at its seq: something outside the log changed)."""
+        rendered = await in_pool(render)(pk, hint, sockets, force=force)
         await self.deliver(pk, sockets, rendered, force=force)
 
     async def deliver(

@@ -1,147 +1,195 @@
-"""What a socket is sent of the regions it shows, and what a page shows after it (pure Python).
+"""What a socket is sent: the table's view as records, and only the records that changed.
 
-A push carries only what changed since the socket's last one: a region whose HTML changed,
-whole, except for the regions made of items (`LISTS`: the order's rows, the log's lines, each
-between <!--i--> and <!--/i--> with an id), which get only their new, changed and departed
-items as htmx out-of-band swaps while the rest of the region and the order of the items kept
-stay: one row and one log line instead of the whole order and the log window. `apply` is the
-inverse, what htmx does to the page: the test tabs and the benchmark's bot read pushes with it.
+A viewer's page is a tree of records (`Part`: a region by its element id, what it shows as
+plain comparable data and, for the order and the log, its items). After an entry each socket's
+new tree is compared with the tree it was sent last: a region whose data changed is sent whole,
+a list sends its new items at its top, its changed items in place and deletes those that left
+it, each as an htmx out-of-band swap by id; what did not change is neither rendered nor sent.
+Phoenix LiveView's rule: if the value is the same, nothing is executed and nothing is sent.
+
+The HTML of a record is rendered once per content, audience variant and language in this
+process and kept with the data it came from (`Track`, one per table): every socket of the
+variant, a reconnect and a first page reuse it until the data changes. That is the one cache of
+the live pipeline (`python -m scripts.bench.caches` measures it).
 """
 
 from __future__ import annotations
 
-import re
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from threading import Lock
+from typing import Any, Protocol
 
-# Regions made of items, by the id of the list that holds them.
-LISTS = {"table-order": "table-order-list", "table-log": "table-log-lines"}
-_ITEM = re.compile(r"<!--i-->(.*?)<!--/i-->", re.S)
-_ID = re.compile(r'\sid="([^"]+)"')
-_TAG = re.compile(r"<([a-z][a-z0-9]*)")
-_ITEMS = re.compile(r"<!--items ([a-z-]+)-->(.*?)<!--/items-->", re.S)
-_PREPEND = re.compile(
-    r'<div hx-swap-oob="afterbegin:#[^"]+">((?:<!--i-->.*?<!--/i-->)*)</div>', re.S
-)
-_DELETE = re.compile(r'<div id="([^"]+)" hx-swap-oob="delete"></div>')
-OOB = ' hx-swap-oob="true"'
+TABLES = 512  # tables whose records a process keeps (those with open sockets, and pages)
 
 
-@dataclass(frozen=True)
-class Items:
-    """A region of items as a socket was sent it: the rest of its HTML (hashed) and each item
-    by its id."""
+@dataclass(frozen=True, eq=False)
+class Item:
+    """One element of a list region: an order row, or a log entry (one element per line)."""
 
-    frame: int
-    ids: tuple[str, ...]
-    hashes: tuple[int, ...]
-    html: tuple[str, ...]
+    id: str
+    ids: tuple[str, ...]  # the elements it renders, in page order
+    data: Any  # what it shows (compared)
 
 
-@lru_cache(maxsize=256)
-def items_of(text: str) -> Items:
-    """A region's items (the same string for every socket of an audience: worked out once).
-    Only the sockets of one push share a string, so a few hundred are enough; each socket keeps
-    the `Items` it was sent, and a longer cache would hold a copy of every item's HTML."""
-    parts = _ITEM.split(text)  # the rest, an item, the rest, an item, …, the rest
-    html = tuple(parts[1::2])
-    ids = tuple(m.group(1) if (m := _ID.search(h)) else "" for h in html)
-    if any(part.strip() for part in parts[2:-1:2]):  # more than space between items
-        ids = ("",) * len(html)  # no item diffs: the region goes whole
-    frame = hash((parts[0], parts[-1]))  # before the first item, after the last
-    return Items(frame, ids, tuple(hash(h) for h in html), html)
+@dataclass(frozen=True, eq=False)
+class Part:
+    """A region of the page as one audience variant sees it (`variant`: who else sees exactly
+    this), what it shows (`data`) and, for a list, its items (`items`, in page order) inside
+    the element `list_id`."""
+
+    id: str
+    variant: Any
+    data: Any
+    items: tuple[Item, ...] | None = None
+    list_id: str = ""
+
+    def same(self, other: Part | None) -> bool:
+        return other is not None and (other is self or other.data == self.data)
 
 
-def changed(
-    sent: dict[str, Any], regions: dict[str, str], *, everything: bool
-) -> tuple[str, dict[str, Any]]:
-    """What a socket must be sent of these regions, given what it was sent last (`sent`:
-    region id -> the hash of its HTML, or its `Items`; all of it if `everything`), and what it
-    will have been sent. A region shared by many sockets is one string object, so its hash
-    and its items are worked out once."""
-    out, now = [], {}
-    for name, text in regions.items():
-        before = sent.get(name)
-        after: Any
-        if name in LISTS:
-            after = items_of(text)
-            out.append(text if everything else item_changes(name, before, after, text))
-        else:
-            after = hash(text)
-            out.append(text if everything or before != after else "")
-        now[name] = after
-    return "".join(out), now
+class Renderer(Protocol):
+    """How one viewer's records become HTML (combat.fragments)."""
+
+    def region(self, part: Part, items: str) -> str:
+        """The region whole; `items`: a list's items, rendered (else "")."""
+
+    def item(self, part: Part, item: Item, *, swap: bool) -> str:
+        """An item in its list, or (`swap`) as out-of-band swaps by id."""
 
 
-def item_changes(name: str, before: Any, after: Items, text: str) -> str:
-    """From `before` to `after`: new items at the top of the list, each changed one in place,
-    those that left the end (the log's window) deleted, all in an <!--items--> envelope; the
-    whole region (`text`) when its rest changed or the items kept are not in their order."""
-    if not isinstance(before, Items) or before.frame != after.frame or not all(after.ids):
-        return text
-    if before.hashes == after.hashes and before.ids == after.ids:
-        return ""
-    old = dict(zip(before.ids, before.hashes, strict=True))
-    new = 0
-    while new < len(after.ids) and after.ids[new] not in old:
-        new += 1
-    kept = after.ids[new:]
-    if kept != before.ids[: len(kept)] or len(set(after.ids)) != len(after.ids):
-        return text  # reordered (initiative), or an item back from before: the whole region
+@dataclass
+class _Kept:
+    data: Any
+    html: str
+
+
+class Track:
+    """One table's rendered records in this process, each with the data it was rendered
+    from. Safe across threads (the pool's, a page's)."""
+
+    def __init__(self) -> None:
+        self._parts: dict[tuple[Any, ...], _Kept] = {}
+        self._items: dict[tuple[Any, ...], dict[tuple[str, bool], _Kept]] = {}
+        self._lock = Lock()
+
+    def region(self, part: Part, language: str, render: Renderer) -> str:
+        """The part's HTML whole (a list's items from their own records)."""
+        key = (part.id, part.variant, language)
+        data = part.data
+        if part.items is not None:
+            data = (part.data, [(i.id, i.data) for i in part.items])
+        with self._lock:
+            kept = self._parts.get(key)
+        if kept is not None and (kept.data is data or kept.data == data):
+            return kept.html
+        items = ""
+        if part.items is not None:
+            items = "".join(self.item(part, i, language, render, swap=False) for i in part.items)
+        html = render.region(part, items)
+        with self._lock:
+            self._parts[key] = _Kept(data, html)
+        return html
+
+    def item(self, part: Part, item: Item, language: str, render: Renderer, *, swap: bool) -> str:
+        """An item's HTML: in its list (`swap` False) or as out-of-band swaps by id."""
+        key = (part.id, part.variant, language)
+        with self._lock:
+            items = self._items.setdefault(key, {})
+            kept = items.get((item.id, swap))
+        if kept is not None and (kept.data is item.data or kept.data == item.data):
+            return kept.html
+        html = render.item(part, item, swap=swap)
+        with self._lock:
+            self._items.setdefault(key, {})[(item.id, swap)] = _Kept(item.data, html)
+        return html
+
+    def prune(self, part: Part, language: str) -> None:
+        """Forget the items no longer in the part (the log's window moved on)."""
+        if part.items is None:
+            return
+        key = (part.id, part.variant, language)
+        ids = {i.id for i in part.items}
+        with self._lock:
+            items = self._items.get(key)
+            if items is not None and len(items) > 2 * len(ids):
+                self._items[key] = {k: v for k, v in items.items() if k[0] in ids}
+
+
+class Tracks:
+    """The `Track` of each table this process shows, the least recently used dropped first."""
+
+    def __init__(self, size: int = TABLES) -> None:
+        self.size = size
+        self._tracks: OrderedDict[int, Track] = OrderedDict()
+        self._lock = Lock()
+
+    def of(self, pk: int) -> Track:
+        with self._lock:
+            track = self._tracks.get(pk)
+            if track is None:
+                track = self._tracks[pk] = Track()
+            self._tracks.move_to_end(pk)
+            while len(self._tracks) > self.size:
+                self._tracks.popitem(last=False)
+            return track
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tracks.clear()
+
+
+tracks = Tracks()
+
+Tree = Mapping[str, Part]  # region id -> its part, in page order
+
+
+def whole(tree: Iterable[Part], track: Track, language: str, render: Renderer) -> dict[str, str]:
+    """Every region of a tree rendered whole, by its id."""
+    out = {}
+    for part in tree:
+        out[part.id] = track.region(part, language, render)
+        track.prune(part, language)
+    return out
+
+
+def changes(
+    before: Tree | None, after: Sequence[Part], track: Track, language: str, render: Renderer
+) -> str:
+    """The out-of-band swaps that bring a page showing `before` to `after` (`before` None:
+    everything), in page order."""
+    out = []
+    for part in after:
+        old = before.get(part.id) if before is not None else None
+        if old is not None and part.items is not None and old.items is not None and old.same(part):
+            out.append(_item_changes(old, part, track, language, render))
+        elif not part.same(old):
+            out.append(whole((part,), track, language, render)[part.id])
+    return "".join(out)
+
+
+def _item_changes(old: Part, new: Part, track: Track, language: str, render: Renderer) -> str:
+    """A list from `old` to `new` (their frames equal): the new items at its top, each changed
+    one in place, those that left its end deleted; the whole region when the items kept are
+    not in their order (initiative rolled) or an item's elements changed (a line revealed)."""
+    assert old.items is not None and new.items is not None
+    previous = {i.id: i for i in old.items}
+    first = 0
+    while first < len(new.items) and new.items[first].id not in previous:
+        first += 1
+    kept = new.items[first:]
+    in_order = [i.id for i in kept] == [i.id for i in old.items[: len(kept)]]
+    if not in_order or any(previous[i.id].ids != i.ids for i in kept):
+        return whole((new,), track, language, render)[new.id]
     parts = []
-    if new:
-        added = "".join(f"<!--i-->{h}<!--/i-->" for h in after.html[:new])
-        parts.append(f'<div hx-swap-oob="afterbegin:#{LISTS[name]}">{added}</div>')
-    for item_id, digest, html in zip(kept, after.hashes[new:], after.html[new:], strict=True):
-        if old[item_id] != digest:
-            swapped = _TAG.sub(r'<\1 hx-swap-oob="true"', html, count=1)
-            parts.append(f"<!--i-->{swapped}<!--/i-->")
-    parts += [f'<div id="{i}" hx-swap-oob="delete"></div>' for i in before.ids[len(kept) :]]
-    return f"<!--items {name}-->{''.join(parts)}<!--/items-->"
-
-
-def apply(shown: dict[str, str], html: str) -> list[str]:
-    """What a page shows after a push (`shown`: region id -> its HTML, updated in place), as
-    htmx swaps it; the ids of the regions it touched."""
-    touched = []
-    for name, body in _ITEMS.findall(html):
-        shown[name] = _apply_items(name, shown.get(name, ""), body)
-        touched.append(name)
-    rest = _ITEMS.sub("", html)  # now only whole elements, each marked for its swap
-    starts = []
-    at = rest.find(OOB)
-    while at >= 0:
-        starts.append(rest.rfind("<", 0, at))
-        at = rest.find(OOB, at + len(OOB))
-    for i, start in enumerate(starts):
-        head = rest[start : rest.find(">", start)]
-        key = head.find(' id="')
-        if key >= 0:
-            name = head[key + 5 : head.find('"', key + 5)]
-            shown[name] = rest[start : starts[i + 1] if i + 1 < len(starts) else len(rest)]
-            touched.append(name)
-    return touched
-
-
-def _apply_items(name: str, region: str, body: str) -> str:
-    """A region of items after an <!--items--> envelope: its changed items in place, the
-    deleted ones gone, the new ones at the top of its list."""
-    rest = _PREPEND.sub("", body)
-    replaced = {}
-    for item in _ITEM.findall(rest):
-        if found := _ID.search(item):
-            replaced[found.group(1)] = item.replace(OOB, "", 1)
-    gone = set(_DELETE.findall(rest))
-
-    def swap(m: re.Match[str]) -> str:
-        found = _ID.search(m.group(1))
-        item_id = found.group(1) if found else ""
-        return "" if item_id in gone else f"<!--i-->{replaced.get(item_id, m.group(1))}<!--/i-->"
-
-    text = _ITEM.sub(swap, region)
-    added = "".join(_PREPEND.findall(body))
-    opening = re.search(rf'id="{LISTS[name]}"[^>]*>', text)
-    if added and opening is not None:
-        text = text[: opening.end()] + added + text[opening.end() :]
-    return text
+    if first:
+        added = "".join(track.item(new, i, language, render, swap=False) for i in new.items[:first])
+        parts.append(f'<div hx-swap-oob="afterbegin:#{new.list_id}">{added}</div>')
+    for item in kept:
+        if previous[item.id].data != item.data:
+            parts.append(track.item(new, item, language, render, swap=True))
+    for item in old.items[len(kept) :]:
+        parts += [f'<div id="{i}" hx-swap-oob="delete"></div>' for i in item.ids]
+    track.prune(new, language)
+    return "".join(parts)

@@ -155,7 +155,7 @@ def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     found, viewer = get_encounter_for(request.user, pk)
     services.resolve_expired(found.pk)  # a deadline that passed while nobody watched
     table = services.load_table(found.pk)
-    context = fragments.context(table, viewer, oob=False)
+    context = fragments.page(table, viewer)
     # The socket renders in the page's language, whichever way the page chose it.
     context["ws_path"] = f"/ws/encounters/{found.pk}/?lang={get_language()}"
     context["my_sheets"] = _my_sheets(request.user, found)

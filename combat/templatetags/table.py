@@ -9,16 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
-from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from combat import posts
 from combat.access import Sight
-from combat.fragments import engine_text, memo
+from combat.fragments import engine_text
 from combat.roster import OPPONENTS, PARTY
 from combat.rules.base import Badge, LegalAction, OddsOption
-from combat.terms import current_ruleset
 
 register = template.Library()
 
@@ -38,47 +36,6 @@ def tr(
     if isinstance(seen, Sight):
         return seen.text(str(msgid or ""), params, str(fallback or ""))
     return engine_text(str(msgid or ""), params, str(fallback or ""))
-
-
-@register.tag("memo")
-def do_memo(parser: Parser, token: Token) -> MemoNode:
-    """`{% memo "order-row" r view.stage %}…{% endmemo %}`: the block's output remembered for
-    these values in this language and ruleset's terms, for this audience (GM or player).
-
-    Name every value the block reads: a value left out would show one viewer what was
-    rendered for another's data. Mappings and lists are keyed by their items."""
-    bits = token.split_contents()[1:]
-    if not bits:
-        raise template.TemplateSyntaxError("memo needs a name and the values the block reads")
-    nodelist = parser.parse(("endmemo",))
-    parser.delete_first_token()
-    return MemoNode(nodelist, [parser.compile_filter(bit) for bit in bits])
-
-
-class MemoNode(template.Node):
-    def __init__(self, nodelist: NodeList, values: list[FilterExpression]) -> None:
-        self.nodelist = nodelist
-        self.values = values
-
-    def render(self, context: template.Context) -> str:
-        viewer = context.get("viewer")
-        key = (
-            get_language(),
-            current_ruleset(),
-            getattr(viewer, "is_gm", None),
-            getattr(context.get("sight"), "seen", None),  # what `{% tr %}` words as hidden
-            context.autoescape,
-            *(_hashable(value.resolve(context)) for value in self.values),
-        )
-        return memo(key, lambda: self.nodelist.render(context))
-
-
-def _hashable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_hashable(v) for v in value)
-    return value
 
 
 @register.filter

@@ -8,7 +8,7 @@ on random free fields. A move is what a player does on the map: the current comb
 route to a random field it can reach (`route`, what the tap on a field costs the server), then
 confirms it (`services.run_command` with the route's command), and the table is rendered for
 every viewer in Polish as the consumer does (`fragments.regions`), each viewer sent only what
-changed since its last push (`combat.pushes.changed`). Then the turn ends (not timed). The
+changed since its last push (`combat.pushes.changes`). Then the turn ends (not timed). The
 table that moves next is picked at random, so consecutive moves rarely share a table and no
 figure rests on one table's cache.
 
@@ -282,16 +282,18 @@ class Table:
         from combat import fragments, pushes, services
 
         table = services.load_table(self.pk)
+        track = pushes.tracks.of(self.pk)
         sizes = []
         with translation.override("pl"):
             for i, viewer in enumerate(self.viewers):
                 sent: dict[str, int] = {}
-                for name, text in fragments.regions(table, viewer).items():
-                    before = {name: self.sent[i][name]} if name in self.sent[i] else {}
-                    part, now = pushes.changed(before, {name: text}, everything=False)
-                    self.sent[i][name] = now[name]
-                    if part:
-                        sent[name] = len(part.encode())
+                view = fragments.View(table, viewer)
+                for part in fragments.tree(view):
+                    render = fragments.Render(view)
+                    html = pushes.changes(self.sent[i], [part], track, "pl", render)
+                    self.sent[i][part.id] = part
+                    if html:
+                        sent[part.id] = len(html.encode())
                 sizes.append(sent)
         return sizes
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from combat import pushes
+from scripts.bench.page import Page
 
 # Regions a player acts from. The GM panel's forms (adding seats, undo, settings) are no play,
 # nor are the GM's seat rows but for their "play this NPC's turn" forms.
@@ -39,20 +39,20 @@ class Regions:
     """One socket's latest HTML of each region, by element id, as raw strings."""
 
     def __init__(self) -> None:
-        self.html: dict[str, str] = {}
+        self.html = Page()
         self.version = 0  # bumped by every update: a parse of an older version is stale
 
     def update(self, payload: str) -> list[str]:
-        """Take a push's `html` as the page does (`combat.pushes.apply`); the ids of the
+        """Take a push's `html` as the page does (`scripts.bench.page`); the ids of the
         regions it touched."""
-        names = pushes.apply(self.html, payload)
+        names = self.html.apply(payload)
         if names:
             self.version += 1
         return names
 
     def drop(self, name: str) -> None:
         """Forget a region (a route's answer, once the table moved on)."""
-        if self.html.pop(name, None) is not None:
+        if self.html.drop(name):
             self.version += 1
 
     def has_prompt_for_me(self) -> bool:

@@ -31,7 +31,7 @@ from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from combat import pushes
+from scripts.bench.page import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("ELEORA_TEST_PG", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -337,7 +337,7 @@ class TableClient:
     sent_at: float = 0.0  # time.monotonic() of the last command sent
 
     def __post_init__(self) -> None:
-        self.page: dict[str, str] = {}  # region id -> its HTML, as the page shows it now
+        self.page = Page()  # region id -> its HTML, as the page shows it now
         self._changed = asyncio.Condition()
         self._socket: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
@@ -411,7 +411,7 @@ class TableClient:
                 pass  # the answer to a command whose result a push already brought
             elif isinstance(msg.get("seq"), int) and msg["seq"] >= self.seq:
                 self.seq = msg["seq"]
-                pushes.apply(self.page, msg["html"])
+                self.page.apply(msg["html"])
                 html = "".join(self.page.values())  # the page as it reads after this push
                 self.pushes.append(
                     Push(msg["seq"], html, time.monotonic(), time.time(), self.connections)

@@ -22,10 +22,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from characters.sheets import clean_sheet
-from combat import pushes, services
+from combat import services
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from combat.rules.registry import get_ruleset
+from scripts.bench.page import Page
 from tests.characters.helpers import client_for
 from tests.duel import RULESET
 from tests.duel.helpers import HERO, DuelTable, duel_sheet, make_duel_table, seat_ids
@@ -56,13 +57,13 @@ class Seat:
     ws: WebsocketCommunicator
     seq: int = -1
     pushed: list[str] = field(default_factory=list)
-    regions: dict[str, str] = field(default_factory=dict)  # as the page shows them
+    regions: Page = field(default_factory=Page)  # as the page shows them
 
     async def receive(self) -> dict[str, Any]:
         message = json.loads(await self.ws.receive_from(timeout=5))
         if message.get("t") == "swap":
             self.pushed.append(message.get("html") or "")
-            pushes.apply(self.regions, message.get("html") or "")
+            self.regions.apply(message.get("html") or "")
             self.seq = max(self.seq, message.get("seq", -1))
         return message
 

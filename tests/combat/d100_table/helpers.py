@@ -24,11 +24,12 @@ from django.contrib.auth.models import User
 
 from characters import services as characters_services
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import fragments, pushes, services
+from combat import fragments, services
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from combat.rules.base import RNG
 from combat.services import Appended, Viewer
+from scripts.bench.page import Page
 from tests.characters.helpers import make_member, make_user
 
 HERO1, HERO2, BANDIT, SCOUT = "Radosław", "Milena", "Zbój", "Zwiadowca"
@@ -281,7 +282,7 @@ class Tab:
         self.ws = ws
         self.name = name
         self.seq = -1
-        self.regions: dict[str, str] = {}
+        self.regions = Page()
         self.errors: list[str] = []
         self.pushes: list[str] = []  # the HTML of every push, in order
 
@@ -296,7 +297,7 @@ class Tab:
         message: dict[str, Any] = json.loads(await self.ws.receive_from(timeout=10))
         if message.get("t") == "swap":
             self.pushes.append(str(message.get("html", "")))
-            pushes.apply(self.regions, str(message.get("html", "")))
+            self.regions.apply(str(message.get("html", "")))
             self.seq = max(self.seq, int(message.get("seq", self.seq)))
         elif message.get("t") == "error":
             self.errors.append(str(message.get("message", "")))

@@ -430,8 +430,11 @@ async def test_the_socket_renders_in_the_language_the_page_asked_for() -> None:
 
 def regions_in(html: str) -> set[str]:
     """The regions a push touches: whole, or by their items (`combat.pushes`)."""
-    whole = re.findall(r'<(?:section|div) id="(table-[a-z-]+)"', html)
-    return set(whole) | set(re.findall(r"<!--items ([a-z-]+)-->", html))
+    whole = set(re.findall(r'<(?:section|div) id="(table-[a-z-]+)"', html))
+    lists = {"table-order-list": "table-order", "table-log-lines": "table-log"}
+    whole |= {lists[name] for name in re.findall(r'hx-swap-oob="afterbegin:#([a-z-]+)"', html)}
+    items = {"row": "table-order", "log": "table-log"}
+    return whole | {items[kind] for kind in re.findall(r'<li [^>]*?\bid="(row|log)-', html)}
 
 
 ALL_PLAYER_REGIONS = {

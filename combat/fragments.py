@@ -296,8 +296,18 @@ LISTS = {"table-order": "table-order-list", "table-log": "table-log-lines"}
 class View:
     """One viewer's look at one table; each part is worked out on first use."""
 
-    def __init__(self, table: Table, viewer: Viewer, *, page: bool = False) -> None:
+    def __init__(
+        self,
+        table: Table,
+        viewer: Viewer,
+        *,
+        page: bool = False,
+        shared: dict[tuple[Any, ...], Part] | None = None,
+    ) -> None:
         self.table, self.viewer, self.view = table, viewer, table.view
+        # The records of this table at this seq already worked out for other viewers, by
+        # region, variant and language: a viewer of the same variant takes them as they are.
+        self.shared = {} if shared is None else shared
         self.page = page  # a page load: the GM's roster read anew
         self.rules = get_ruleset(table.ruleset)
         self.sight = sight(self.view, viewer)
@@ -329,9 +339,9 @@ class View:
         """Who else sees exactly this region: the audience, and this viewer's own id where
         the region holds their own things."""
         if name == "table-turn":
-            personal = self.viewer.is_gm or self.my_turn or bool(self.turn_panels)
+            personal = self.viewer.is_gm or self.my_turn or bool(self.acting_for)
         elif name == "table-prompts":
-            personal = bool(self.prompts)
+            personal = self.has_prompts
         elif name == "table-me":
             personal = bool(self.mine)
         else:
@@ -360,6 +370,13 @@ class View:
         """The region as a record: what it shows, compared after each entry
         (`combat.pushes`); the order and the log with their items."""
         variant = self.variant(name)
+        key = (name, variant, get_language())
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = self._part(name, variant)
+        return found
+
+    def _part(self, name: str, variant: Any) -> Part:
         if name == "table-order":
             rows = tuple(Item(f"row-{r.id}", (f"row-{r.id}",), self.row_data(r)) for r in self.rows)
             return Part(name, variant, (bool(self.rows),), rows, LISTS[name])
@@ -452,14 +469,25 @@ class View:
         """The ruleset's turn partial for each seat this viewer acts for now: the current one
         in the fight, those acting all at once (declarations), their own before the fight
         (rolling initiative)."""
-        if self.view.stage == "setup":
-            acting = self.mine
-        elif self.view.acting:
-            acting = self.together
-        else:
-            acting = [self.actor] if self.actor is not None else []
         seen = self.sight.seen
-        return [(r, self.rules.turn_panel(self.table.state, r.id, seen)) for r in acting]
+        return [(r, self.rules.turn_panel(self.table.state, r.id, seen)) for r in self.acting_for]
+
+    @cached_property
+    def acting_for(self) -> list[Row]:
+        """The seats this viewer acts for now (`turn_panels`)."""
+        if self.view.stage == "setup":
+            return self.mine
+        if self.view.acting:
+            return self.together
+        return [self.actor] if self.actor is not None else []
+
+    @cached_property
+    def has_prompts(self) -> bool:
+        """Whether an open prompt shows to this viewer (its prompt cards, `prompts`)."""
+        prompts = prompts_of(self.rules)
+        if prompts is None:
+            return False
+        return any(self.sight.prompt(p, self.view) for p in prompts.open_prompts(self.table.state))
 
     @cached_property
     def seat_panels(self) -> dict[str, Mapping[str, Any]]:

@@ -65,6 +65,7 @@ def render(
     deadline = get_ruleset(table.ruleset).next_deadline(table.state)
     track = pushes.tracks.of(pk)
     views: dict[tuple[Any, ...], tuple[fragments.View, list[pushes.Part]]] = {}
+    shared: dict[tuple[Any, ...], pushes.Part] = {}  # records by region and variant
     result = []
     for socket in sockets:
         before = None if whole else socket.sent
@@ -75,7 +76,7 @@ def render(
         with translation.override(language):
             key = (viewer.is_gm, viewer.controller, language)
             if key not in views:
-                view = fragments.View(table, viewer)
+                view = fragments.View(table, viewer, shared=shared)
                 views[key] = (view, fragments.tree(view))
             view, tree = views[key]
             html = pushes.changes(before, tree, track, language, fragments.Render(view))

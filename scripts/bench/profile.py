@@ -183,28 +183,34 @@ class Session:
 
 
 class RegionTimer:
-    """Time spent in `fragments.render_region` per region and audience while in use (a cache
-    hit costs next to nothing, so this is where the pushes' rendering goes)."""
+    """Time spent rendering records (`fragments.Render`: regions whole, and the order's rows
+    and the log's entries alone) per region and audience while in use: a record that did not
+    change is not rendered, so this is where the pushes' rendering goes."""
 
     def __enter__(self) -> RegionTimer:
         from combat import fragments
 
-        self.fragments, self.real = fragments, fragments.render_region
+        self.cls = fragments.Render
+        self.real = (self.cls.region, self.cls.item)
         self.spent: dict[str, float] = {}
+        region, item = self.real
 
-        def timed(view: Any, name: str) -> str:
-            t0 = time.perf_counter()
-            try:
-                return str(self.real(view, name))
-            finally:
-                key = f"{view.audience} {name}"
-                self.spent[key] = self.spent.get(key, 0.0) + time.perf_counter() - t0
+        def timed(real: Any) -> Any:
+            def call(render: Any, part: Any, *args: Any, **kwargs: Any) -> str:
+                t0 = time.perf_counter()
+                try:
+                    return str(real(render, part, *args, **kwargs))
+                finally:
+                    key = f"{render.view.audience} {part.id}"
+                    self.spent[key] = self.spent.get(key, 0.0) + time.perf_counter() - t0
 
-        fragments.render_region = timed
+            return call
+
+        self.cls.region, self.cls.item = timed(region), timed(item)  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.fragments.render_region = self.real
+        self.cls.region, self.cls.item = self.real  # type: ignore[method-assign]
 
     def per_action(self, actions: int) -> dict[str, float]:
         ordered = sorted(self.spent.items(), key=lambda kv: -kv[1])
@@ -217,20 +223,21 @@ class Socket:
 
     viewer: Any
     language: str = "pl"
-    sent: dict[str, int] = field(default_factory=dict)
+    seq: int = -1
+    sent: Any = None  # the records it was sent last (combat.pushes)
 
 
 def push(pk: int, seq: int, sockets: list[Socket]) -> dict[Socket, int]:
-    """What the consumer does when the table moved: one call renders the seq for these
-    sockets (`consumers.render`), then each keeps what changed since its last push and
-    encodes it; the bytes each would send."""
-    from combat import consumers
+    """What the consumer does when the table moved: one call works out for these sockets
+    what changed since each one's last push (`live.render`), then each encodes it; the bytes
+    each would send."""
+    from combat import live
 
-    rendered = consumers.render(pk, seq, sockets)  # type: ignore[arg-type]
+    rendered = live.render(pk, seq, sockets)
     sizes = {}
-    for socket, (regions, at, _deadline) in zip(sockets, rendered, strict=True):
-        html, socket.sent = consumers.changed(socket.sent, regions, everything=False)
-        payload = {"t": "swap", "seq": at, "html": html, "now": time.time(), "ack": None}
+    for socket, one in zip(sockets, rendered, strict=True):
+        socket.seq, socket.sent = one.seq, one.tree
+        payload = {"t": "swap", "seq": one.seq, "html": one.html, "now": time.time(), "ack": None}
         sizes[socket] = len(json.dumps(payload))
     return sizes
 
@@ -244,7 +251,7 @@ def region_costs(fragments: Any, table: Any, viewer: Any) -> dict[str, tuple[flo
         for name in fragments.regions_of(viewer):
             fragments.clear_caches()
             t0 = time.perf_counter()
-            html = fragments.render_region(fragments.View(table, viewer), name)
+            html = fragments.render_one(table, viewer, name)
             costs[name] = ((time.perf_counter() - t0) * 1000, len(html))
     fragments.clear_caches()
     return costs

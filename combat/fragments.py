@@ -194,6 +194,10 @@ class LogItem:
         self.key = (pk, entry.seq, entry.undo_to, entry.undone, self.shown, self.public)
 
     @property
+    def id(self) -> str:
+        return f"entry-{self.entry.seq}"
+
+    @cached_property
     def ids(self) -> tuple[str, ...]:
         """The ids of its lines' elements (combat/_log_lines.html)."""
         count = 1 if self.entry.undo_to is not None else len(self.shown)
@@ -381,7 +385,7 @@ class View:
             rows = tuple(Item(f"row-{r.id}", (f"row-{r.id}",), self.row_data(r)) for r in self.rows)
             return Part(name, variant, (bool(self.rows),), rows, LISTS[name])
         if name == "table-log":
-            entries = tuple(Item(f"entry-{i.entry.seq}", i.ids, i.key) for i in self.log)
+            entries = tuple(Item(i.id, i.ids, i.key) for i in self.log)
             return Part(name, variant, (self.table.pk, self.log_empty), entries, LISTS[name])
         if name.startswith("table-map"):
             return Part(name, variant, self.map_data(name))
@@ -534,6 +538,14 @@ class View:
     @cached_property
     def log(self) -> list[LogItem]:
         return log_items(self.table, self.viewer)
+
+    @cached_property
+    def log_by_id(self) -> dict[str, LogItem]:
+        return {item.id: item for item in self.log}
+
+    @cached_property
+    def row_by_id(self) -> dict[str, Row]:
+        return {f"row-{r.id}": r for r in self.rows}
 
     @cached_property
     def log_empty(self) -> bool:
@@ -799,10 +811,10 @@ class Render:
         view = self.view
         with ruleset_terms(view.table.ruleset):
             if part.id == "table-order":
-                row = next(r for r in view.rows if f"row-{r.id}" == item.id)
+                row = view.row_by_id[item.id]
                 ctx = {**view.context(("table-order",), oob=True), "r": row, "swap": swap}
                 return render_to_string(f"{TEMPLATE}#order-row", ctx)
-            entry = next(i for i in view.log if i.ids == item.ids)
+            entry = view.log_by_id[item.id]
             ctx = {**view.base, "lines": entry.lines, "swap": swap}
             return render_to_string("combat/_log_lines.html", ctx)
 

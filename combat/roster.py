@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +21,7 @@ PARTY, OPPONENTS = "druzyna", "przeciwnicy"
 _CREATURE_ID = re.compile(r"t(\d+)-(\w+)")  # as `creature_combatants` names them
 
 
-FRESH_FOR = 10.0  # seconds a push may show the roster a page load or an earlier push read
-_read: dict[tuple[int, str], tuple[float, list[Any], list[Any]]] = {}
+_read: dict[tuple[int, str], tuple[list[Any], list[Any]]] = {}
 
 
 def available(
@@ -33,25 +31,23 @@ def available(
     characters first), and the creatures of its bestiary and the shared one of its ruleset.
 
     The lists change outside the table's log (a new NPC in the campaign): a page load reads
-    them (`fresh`); a push reuses what this process read in the last `FRESH_FOR` seconds, and
-    the forced push the GM's pages send when they change them (`services.roster_changed`)
-    drops that first (`forget`)."""
-    key, now = (campaign_id, ruleset), time.monotonic()
+    them (`fresh`); a push reuses what this process read last, until the forced push the GM's
+    pages send when they change them (`services.roster_changed`) drops it (`forget`)."""
+    key = (campaign_id, ruleset)
     found = None if fresh else _read.get(key)
-    if found is None or now - found[0] > FRESH_FOR:
+    if found is None:
         characters = Character.objects.filter(campaign_id=campaign_id)
         creatures = CreatureTemplate.objects.filter(
             Q(campaign_id=campaign_id) | Q(campaign__isnull=True, ruleset=ruleset)
         )
         found = (
-            now,
             list(characters.order_by("kind", "name").only("name", "kind")),
             list(creatures.order_by("campaign", "name").only("name")),
         )
         if len(_read) > 4096:  # old campaigns' lists: read again when needed
             _read.clear()
         _read[key] = found
-    _, characters_read, creatures_read = found
+    characters_read, creatures_read = found
     return {
         "roster_characters": [c for c in characters_read if f"c{c.pk}" not in present],
         "roster_creatures": list(creatures_read),

@@ -324,7 +324,13 @@ def shatters(damage: Damage, weapon_size: int, shield: Shield, settings: MagusSe
     if not can_shatter(damage, weapon_size, settings):
         return False
     needed = EXCELLENT if shield.magic else AVERAGE
-    return _reaches(damage.capped + weapon_size, shield.destruction, needed, settings)
+    return _reaches(shatter_result(damage, weapon_size), shield.destruction, needed, settings)
+
+
+def shatter_result(damage: Damage, weapon_size: int) -> int:
+    """Strzaskanie tarczy's result against the shield's threshold: damage + weapon size (a
+    value built on the damage test's dice; the check rolls none of its own)."""
+    return damage.capped + weapon_size
 
 
 def retention_test(damage_step: int, two_handed: bool, settings: MagusSettings) -> RetentionTest:

@@ -410,7 +410,11 @@ class DamageRolled(Event):
 class CheckRolled(Event):
     """A test that follows an attack: "rownowaga" (knockdown), "powalenie" (Atak by
     powalić), "bron" (keeping the weapon), "tarcza" (Strzaskanie tarczy, an effect vs the
-    shield's threshold). `success` is the tested one's (the shield's: it broke)."""
+    shield's threshold). `success` is the tested one's (the shield's: it broke).
+
+    `result` set: the check rolls no dice of its own but compares a value built on a roll
+    another line shows (Strzaskanie tarczy: the damage result + the weapon's size; `roll` is
+    that damage test), so its line shows `result` and no faces."""
 
     type_key: ClassVar[str] = "check_rolled"
     combatant: str
@@ -418,6 +422,7 @@ class CheckRolled(Event):
     roll: StepRoll
     dn: int
     success: bool
+    result: int | None = None
 
 
 @dataclass(frozen=True)

@@ -703,6 +703,11 @@ def _check(names: dict[str, str], e: CheckRolled) -> LogLine:
         else gettext_noop("%(name)s — %(check)s: nieudany (%(total)s vs %(dn)s).")
     )
     text = CHECK_TEXTS.get((e.kind, e.success), text)
+    if e.result is not None:  # built on a roll another line shows: its faces once, there
+        return _line(
+            text, "roll", [e.combatant], name=names[e.combatant], check=label,
+            total=e.result, dn=e.dn,
+        )  # fmt: skip
     view = e.roll.view(label)
     return _line(
         text, "roll", [e.combatant], rolls=(view,), name=names[e.combatant], check=label,

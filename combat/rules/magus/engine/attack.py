@@ -493,7 +493,8 @@ def _land(state: EncounterState, strike: Strike, rng: RNG) -> list[Event]:
         and dmg.can_shatter(done, size, settings)
     ):
         broke = dmg.shatters(done, size, shield, settings)
-        check = CheckRolled(target.id, "tarcza", roll, shield.destruction, broke)
+        value = dmg.shatter_result(done, size)
+        check = CheckRolled(target.id, "tarcza", roll, shield.destruction, broke, value)
         if broke:
             return [rolled("none", False), check]
         return [check, *_harm(state, target, done, strike, rolled, rng)]

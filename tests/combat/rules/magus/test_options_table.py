@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from combat.rules.base import RuleViolation
+from combat.rules.base import RuleViolation, fill
+from combat.rules.magus import engine, narrate
 from combat.rules.magus import options as opt
 from combat.rules.magus.commands import AddCondition, Attack, Declare, EndTurn, StartCombat
 from combat.rules.magus.events import (
@@ -17,6 +18,7 @@ from combat.rules.magus.events import (
 from combat.rules.magus.settings import MagusSettings
 from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
 from tests.combat.rules.magus.test_attack_sequence import duel, hit
+from tests.combat.rules.shown_dice import shown_faces
 
 
 def attack(*options: str, weapon: str = "Miecz", target: str = "ork") -> Declare:
@@ -186,10 +188,31 @@ def test_strzaskanie_tarczy_destroys_the_shield_on_penetration_without_damage() 
     shield = [{"name": "Tarcza", "physical": 1, "destruction": 10}]
     table = duel(ork={"shields": shield}, ala_declares=attack("strzaskanie_tarczy"))
     assert table.c["ala"].damage == 1
-    events = hit(table, [8, 8, 2, 5, 3, 4])  # 23 vs 7: margin 16 ≥ 10 + 1; 7 + size 3 ≥ 10
+    events = hit(table, [8, 8, 2, 5, 3, 4])  # 23 vs 7: margin 16 ≥ 10 + 1; 9 (step) + size 3 ≥ 10
     check = of(events, CheckRolled)[0]
     assert (check.kind, check.success) == ("tarcza", True)
     assert table.c["ork"].shield_broken and table.c["ork"].damage == 0
+
+
+@pytest.mark.parametrize(
+    ("destruction", "balance"), [(10, []), (20, [1])]
+)  # broken: no damage; held: 9 damage, a Wound and its balance test
+def test_strzaskanie_tarczy_shows_each_damage_die_once(
+    destruction: int, balance: list[int]
+) -> None:
+    """The shield test compares the damage result (+ weapon size) with the threshold: it rolls
+    no dice of its own, so its line shows none and the damage line shows the faces once."""
+    shield = [{"name": "Tarcza", "physical": 1, "destruction": destruction}]
+    table = duel(ork={"shields": shield}, ala_declares=attack("strzaskanie_tarczy"))
+    before = table.state
+    # 23 vs 7: penetrates; damage 3 + 4 = 7, raised to the step 9 (Good), + size 3 = 12
+    faces = [8, 8, 2, 5, 3, 4, *balance]
+    events = hit(table, faces)
+    check = of(events, CheckRolled)[0]
+    assert check.success is not balance
+    assert shown_faces(narrate.describe, engine.evolve, before, events) == len(faces)
+    line = narrate.describe(table.state, check)
+    assert line is not None and f"(12 vs {destruction})" in fill(line.text, line.params)
 
 
 def test_strzaskanie_tarczy_without_penetration_is_a_normal_attack() -> None:

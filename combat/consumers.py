@@ -69,6 +69,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         encounter, self.viewer = found
         self.encounter_id, self.seq = encounter.pk, -1
         self.sent: dict[str, Any] | None = None  # the records it was sent last (combat.pushes)
+        self.shown: dict[str, int | None] = {}  # what its page shows of each region
         self.language = _language(self.scope)
         self.bucket = protocol.TokenBucket(RATE, BURST, clock=seconds)
         self.strikes = protocol.TokenBucket(1 / STRIKE_DECAY_S, STRIKES, clock=seconds)
@@ -192,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if rendered.before is not None and rendered.before is not self.sent:
             await self.push(ack=ack)
             return
-        self.seq, self.sent = rendered.seq, rendered.tree
+        self.seq, self.sent, self.shown = rendered.seq, rendered.tree, rendered.shown
         payload = {"t": "swap", "seq": rendered.seq, "html": rendered.html, "now": clock.now()}
         payload["ack"] = ack
         await self.send(text_data=json.dumps(payload))

@@ -391,11 +391,26 @@ class View:
             return Part(name, variant, self.map_data(name))
         if name == "table-undo":
             return Part(name, variant, self.seq)
-        data: list[Any] = [self.header]
+        data: list[Any] = [self.head(name)]
         for part in PARTS[name]:
             value = getattr(self, part)
             data.append(_roster_content(value) if part == "roster" else value)
         return Part(name, variant, tuple(data))
+
+    def head(self, name: str) -> tuple[Any, ...]:
+        """What a region reads of the table besides its parts: the whole `header`, but for
+        the regions whose templates read less (a player's cards: the stage, the phase and the
+        seats' names; the GM's panel: the stage; the prompts: nothing), so an entry that moves
+        the rest leaves them as they were."""
+        view, seen = self.view, self.sight.seen
+        if name == "table-me":
+            names = tuple((cid, seat.name) for cid, seat in view.seats.items())
+            return (view.stage, getattr(self.table.state, "phase", None), names, seen)
+        if name == "table-gm":
+            return (view.stage, seen)
+        if name == "table-prompts":
+            return (seen,)
+        return self.header
 
     def row_data(self, r: Row) -> tuple[Any, ...]:
         """What an order row shows (`order-row`, combat/_gm_row.html and the ruleset's

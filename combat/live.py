@@ -34,6 +34,7 @@ class Rendered:
 
     html: str
     tree: dict[str, pushes.Part]
+    shown: pushes.Shown  # what the page shows of each region sent whole
     seq: int
     deadline: float | None  # the table's next deadline
     before: Any  # the socket's records this was worked out against (None: from nothing)
@@ -47,6 +48,7 @@ class Socket(Protocol):
     language: str
     seq: int
     sent: dict[str, pushes.Part] | None  # the records it was last sent (None: nothing yet)
+    shown: pushes.Shown  # what its page shows of each region (`pushes.changes`)
     channel_name: str
 
     async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None: ...
@@ -70,7 +72,7 @@ def render(
     for socket in sockets:
         before = None if whole else socket.sent
         if before is not None and socket.seq >= table.seq and not force:
-            result.append(Rendered("", before, socket.seq, deadline, before))  # nothing to do
+            result.append(Rendered("", before, socket.shown, socket.seq, deadline, before))
             continue
         viewer, language = socket.viewer, socket.language
         with translation.override(language):
@@ -79,8 +81,9 @@ def render(
                 view = fragments.View(table, viewer, shared=shared)
                 views[key] = (view, fragments.tree(view))
             view, tree = views[key]
-            html = pushes.changes(before, tree, track, language, fragments.Render(view))
-        result.append(Rendered(html, {p.id: p for p in tree}, table.seq, deadline, before))
+            render = fragments.Render(view)
+            html, shown = pushes.changes(before, socket.shown, tree, track, language, render)
+        result.append(Rendered(html, {p.id: p for p in tree}, shown, table.seq, deadline, before))
     return result
 
 

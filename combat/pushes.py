@@ -154,19 +154,33 @@ def whole(tree: Iterable[Part], track: Track, language: str, render: Renderer) -
     return out
 
 
+Shown = dict[str, int | None]  # region id -> the hash of the HTML it was sent whole last
+
+
 def changes(
-    before: Tree | None, after: Sequence[Part], track: Track, language: str, render: Renderer
-) -> str:
+    before: Tree | None,
+    shown: Shown,
+    after: Sequence[Part],
+    track: Track,
+    language: str,
+    render: Renderer,
+) -> tuple[str, Shown]:
     """The out-of-band swaps that bring a page showing `before` to `after` (`before` None:
-    everything), in page order."""
-    out = []
+    everything), in page order, and what the page then shows of each region (`shown`). A
+    region whose data changed but whose HTML came out as the page has it is not sent: a
+    swap would only reset what the user is filling in."""
+    out, now = [], dict(shown) if before is not None else {}
     for part in after:
         old = before.get(part.id) if before is not None else None
         if old is not None and part.items is not None and old.items is not None and old.same(part):
             out.append(_item_changes(old, part, track, language, render))
+            now[part.id] = None
         elif not part.same(old):
-            out.append(whole((part,), track, language, render)[part.id])
-    return "".join(out)
+            html = whole((part,), track, language, render)[part.id]
+            if now.get(part.id) != (digest := hash(html)):
+                out.append(html)
+            now[part.id] = digest
+    return "".join(out), now
 
 
 def _item_changes(old: Part, new: Part, track: Track, language: str, render: Renderer) -> str:

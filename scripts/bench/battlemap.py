@@ -103,6 +103,7 @@ class Table:
     def __init__(self, pk: int, viewers: list[Any]) -> None:
         self.pk, self.viewers = pk, viewers
         self.sent: list[dict[str, Any]] = [{} for _ in viewers]
+        self.shown: list[dict[str, Any]] = [{} for _ in viewers]
         self.page_bytes: dict[str, int] = {}
 
     @classmethod
@@ -290,7 +291,9 @@ class Table:
                 view = fragments.View(table, viewer)
                 for part in fragments.tree(view):
                     render = fragments.Render(view)
-                    html = pushes.changes(self.sent[i], [part], track, "pl", render)
+                    html, self.shown[i] = pushes.changes(
+                        self.sent[i], self.shown[i], [part], track, "pl", render
+                    )
                     self.sent[i][part.id] = part
                     if html:
                         sent[part.id] = len(html.encode())

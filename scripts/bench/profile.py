@@ -34,7 +34,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +225,7 @@ class Socket:
     language: str = "pl"
     seq: int = -1
     sent: Any = None  # the records it was sent last (combat.pushes)
+    shown: dict[str, Any] = field(default_factory=dict)
 
 
 def push(pk: int, seq: int, sockets: list[Socket]) -> dict[Socket, int]:
@@ -236,7 +237,7 @@ def push(pk: int, seq: int, sockets: list[Socket]) -> dict[Socket, int]:
     rendered = live.render(pk, seq, sockets)
     sizes = {}
     for socket, one in zip(sockets, rendered, strict=True):
-        socket.seq, socket.sent = one.seq, one.tree
+        socket.seq, socket.sent, socket.shown = one.seq, one.tree, one.shown
         payload = {"t": "swap", "seq": one.seq, "html": one.html, "now": time.time(), "ack": None}
         sizes[socket] = len(json.dumps(payload))
     return sizes

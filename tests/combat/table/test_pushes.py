@@ -5,7 +5,7 @@ undo, a hidden NPC and the log's window moving on."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -30,9 +30,10 @@ class Socket:
     language: str = "pl"
     seq: int = -1
     sent: Any = None
+    shown: dict[str, Any] = field(default_factory=dict)
 
     def take(self, push: live.Rendered) -> str:
-        self.seq, self.sent = push.seq, push.tree
+        self.seq, self.sent, self.shown = push.seq, push.tree, push.shown
         return push.html
 
 

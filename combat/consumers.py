@@ -5,8 +5,9 @@ page that changed since this socket's last push, combat.pushes, as htmx out-of-b
 id: all of them on connect and when the page is behind, none but the seq when nothing this
 viewer sees moved)
 or `{"t": "error", "id": …, "message": …}` to this socket only.
-Browser → server: `combat.protocol` messages. The group message carries only the new seq;
-this process's sockets, delegates and timers live in `combat.live.Live`.
+Browser → server: `combat.protocol` messages. The group message carries the new seq and the
+entry appended (`combat.publishing`); this process's sockets, delegates and timers live in
+`combat.live.Live`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from combat import clock, fragments, protocol, roster, services
+from combat import clock, fragments, protocol, roster, services, snapshots
 from combat.access import Refused, Viewer, find_encounter_for, viewer_at
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
 from combat.threads import in_pool
@@ -141,13 +142,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         """The log moved (a group message, to this process's delegate: combat/hub.py): bring
         the process's sockets of the table to the new seq; `force`: something outside the log
-        changed (an NPC policy), render again for all of them."""
+        changed (an NPC policy), render again for all of them. The entry the message carries
+        moves this process's snapshot of the table on without a query, where it holds the head
+        before it (`snapshots.advance`: a few events folded, here on the loop)."""
         pk = self.encounter_id
         if event.get("force"):
             roster.forget()  # the GM's pages may have changed it
             await live.send_all(pk, None, list(live.of(pk)), force=True)
         else:
-            await live.push_all(pk, int(event.get("seq", 0)))
+            seq = int(event.get("seq", 0))
+            if event.get("entry") is not None:
+                snapshots.advance(pk, seq, event["entry"])
+            await live.push_all(pk, seq)
 
     async def table_access(self, event: dict[str, Any]) -> None:
         """A user left the campaign (a group message, to this process's delegate): that

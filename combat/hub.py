@@ -10,14 +10,45 @@ switch is repaired by the watchdog (combat/watch.py) within a second.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Iterable, Mapping
+from concurrent.futures import Future
 from typing import Any
 
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+
+from combat import threads
+
+log = logging.getLogger(__name__)
 
 
 def group_of(pk: int) -> str:
     return f"encounter-{pk}"
+
+
+def send(pk: int, message: dict[str, Any]) -> None:
+    """Send a table's group message to every process showing it (the hook the table service
+    publishes through: `combat.publishing`, registered in combat/apps.py).
+
+    In the server's sync thread the message is handed to the event loop without waiting for
+    Redis: every table of the process renders in that one thread, and waiting held it ~2 ms
+    per command (seconds while Redis is down). Elsewhere it is sent before returning."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = threads.event_loop() or getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is not None and loop.is_running():
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group_of(pk), message), loop)
+        sent.add_done_callback(_report_failure)
+    else:
+        async_to_sync(layer.group_send)(group_of(pk), message)
+
+
+def _report_failure(sent: Future[None]) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        log.error("publishing to a table failed", exc_info=sent.exception())
 
 
 class Hub:

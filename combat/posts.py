@@ -4,8 +4,9 @@ A table played by post (`TableView.pace == "post"`) waits on its players for hou
 nobody need have it open when its time comes. So every append stores, beside the new head,
 when something next waits there (`Encounter.due`: the ruleset's next deadline, or the reminder
 time of a by-post deadline whose reminders have not gone out), and each server process sweeps
-the tables that are due (`sweep`, every `SWEEP_S` seconds: `Sweeper`), or a cron job does
-(`manage.py sweep_tables`). Nothing of this lives in a process: a restart loses nothing.
+the tables that are due (`combat.sweeps`: `remind` and `settle` here, a deadline resolved
+through the table service), or a cron job does (`manage.py sweep_tables`). Nothing of this
+lives in a process: a restart loses nothing.
 
 E-mails (Django's mail framework, in each player's own language):
 - when the table starts waiting on a player's seats by post (a turn opens for them, or the GM
@@ -18,9 +19,7 @@ or no longer in the campaign, get nothing.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,20 +32,13 @@ from django.utils import translation
 
 from characters.language import chosen
 from characters.models import Profile
-from combat import clock
-from combat.access import Refused
 from combat.fragments import engine_text
 from combat.models import Encounter
 from combat.rules.base import Ruleset, TableView
 from combat.rules.registry import get_ruleset
 from combat.snapshots import load_table
-from combat.threads import in_pool
 
-log = logging.getLogger(__name__)
-
-SWEEP_S = 30.0  # how often a server process sweeps, unless settings.SWEEP_S says otherwise
 RETRY_S = 300.0  # a deadline the ruleset would not resolve is tried again this much later
-BATCH = 200  # tables one sweep handles at most (the next sweep takes the rest)
 
 TURN_OPEN = "turn_open"
 REMINDER = "reminder"
@@ -117,45 +109,6 @@ def mail_after_commit(encounter_id: int, previous: TableView, view: TableView) -
 # --- the sweep ----------------------------------------------------------------------------
 
 
-def sweep(now: float | None = None) -> int:
-    """Handle every table that is due at `now` (the server's clock by default): send the
-    reminders whose time came, resolve the deadlines that passed. The number of tables seen.
-
-    Any process (or cron) may sweep at any time: a reminder goes out once, a deadline is
-    resolved once (its command id is derived from it)."""
-    moment = clock.now() if now is None else now
-    due = (
-        Encounter.objects.filter(due__lte=moment)
-        .exclude(phase=Encounter.Phase.ENDED)
-        .order_by("due")
-        .values_list("pk", flat=True)
-    )
-    pks = list(due[:BATCH])
-    for pk in pks:
-        try:
-            sweep_table(pk, moment)
-        except Exception:  # noqa: BLE001 - one broken table must not stop the others
-            log.exception("sweeping encounter %s", pk)
-    return len(pks)
-
-
-def sweep_table(pk: int, now: float) -> None:
-    """One table that is due: its reminder, then its deadline, then when it is due next."""
-    from combat import services  # services append through this module: imported late
-
-    remind(pk, now)
-    table = load_table(pk)
-    deadline = get_ruleset(table.ruleset).next_deadline(table.state)
-    appended = None
-    if deadline is not None and deadline <= now:
-        try:
-            appended = services.resolve_expired(pk, now=now)
-        except Refused as refusal:
-            log.warning("encounter %s: its deadline was not resolved: %s", pk, refusal.message)
-    if appended is None or appended.duplicate:
-        settle(pk, now)
-
-
 def remind(pk: int, now: float) -> tuple[str, ...]:
     """Mark the head's by-post deadline as reminded and, if this call marked it (a conditional
     UPDATE: one process of any number wins), mail the seats it still waits on after commit.
@@ -202,49 +155,6 @@ def _locked(pk: int) -> Encounter | None:
     """The encounter's row, locked until the transaction ends (None: deleted meanwhile)."""
     rows = Encounter.objects.select_for_update().only("pk", "seq", "reminded_for")
     return rows.filter(pk=pk).first()
-
-
-class Sweeper:
-    """This server process's sweeper: `sweep` on the table pool at once and then every
-    `settings.SWEEP_S` seconds (0: none; a cron job or `sweep_tables --loop` sweeps)."""
-
-    def __init__(self, run: Callable[[], Awaitable[int]] | None = None) -> None:
-        self.task: asyncio.Task[None] | None = None
-        self._run = run or in_pool(sweep)
-
-    @property
-    def interval(self) -> float:
-        return float(getattr(settings, "SWEEP_S", SWEEP_S) or 0)
-
-    def start(self) -> None:
-        """Start sweeping in the running event loop, unless it already does."""
-        if self.interval <= 0 or (self.task is not None and not self.task.done()):
-            return
-        self.task = asyncio.get_running_loop().create_task(self.loop(), name="table-sweep")
-
-    async def loop(self) -> None:
-        while self.interval > 0:
-            try:
-                await self._run()
-            except Exception:  # noqa: BLE001 - the sweeper must outlive a bad sweep
-                log.exception("sweeping the tables")
-            await asyncio.sleep(self.interval)
-
-
-sweeper = Sweeper()
-
-ASGIApp = Callable[[Any, Any, Any], Coroutine[Any, Any, None]]
-
-
-def sweeping(app: ASGIApp) -> ASGIApp:
-    """The ASGI application, starting this process's sweeper with its first connection (an
-    HTTP request or a socket: the event loop it needs runs by then)."""
-
-    async def application(scope: Any, receive: Any, send: Any) -> None:
-        sweeper.start()
-        await app(scope, receive, send)
-
-    return application
 
 
 # --- the mails ----------------------------------------------------------------------------

@@ -5,33 +5,29 @@ against the head state, and inserts entry `seq + 1` (the unique `(encounter, seq
 is the backstop). Appends to one table queue on that lock, so two browsers or two server
 processes never interleave and nothing is appended twice: a command id already in the log
 (the unique `(encounter, command_id)` constraint tells) returns its entry instead of a second
-one. The fan-out message goes out after commit and names only the table and its new seq; each
-process renders the views of the sockets it holds (`combat.fragments`, `combat.live`).
+one. The fan-out message goes out after commit, through the hook the live layer registers
+(`combat.publishing`): it names the table and its new seq and carries the entry, from which a
+process holding the head before it builds the new one; each process renders the views of the
+sockets it holds (`combat.fragments`, `combat.live`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import logging
 import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import clock, posts, roster, snapshots, threads, verify
+from combat import clock, posts, publishing, roster, snapshots, verify
 from combat.access import GM, Refused, Sight, Viewer, authorise, sight
-from combat.hub import group_of
 from combat.log import Step, effective, fold
 from combat.models import Encounter, EncounterEntry
 from combat.rules import naming
@@ -68,8 +64,6 @@ __all__ = [
     "load_table",
     "replay_state",
 ]
-
-log = logging.getLogger(__name__)
 
 MAX_AUTO_STEPS = 64  # automatic answers and NPC moves set off by one command, at most
 RESUME_MINIMUM = 5.0  # seconds an undo leaves at least on a prompt it brings back
@@ -754,8 +748,9 @@ def _commit(
         slot=slot,
         user_id=viewer.user_id or None,
     )
+    entry = publishing.entry_of(events, snapshot.log[-1].lines, undo_to, snapshot.npc_policies)
     transaction.on_commit(lambda: snapshots.remember(snapshot))
-    transaction.on_commit(lambda: publish(encounter.pk, seq), robust=True)
+    transaction.on_commit(lambda: publish(encounter.pk, seq, entry=entry), robust=True)
     posts.mail_after_commit(encounter.pk, previous.view, snapshot.view)
     return Appended(seq=seq)
 
@@ -768,29 +763,13 @@ def _duplicate(encounter_id: int, command_id: str | None) -> Appended | None:
     return None if seq is None else Appended(seq=seq, duplicate=True)
 
 
-def publish(encounter_id: int, seq: int, *, force: bool = False) -> None:
-    """Tell every socket of the table (in every process) that the log reached `seq`;
-    `force`: something outside the log changed (an NPC policy), render again anyway.
-
-    In the server's sync thread the message is handed to the event loop without waiting for
-    Redis: every table of the process renders in that one thread, and waiting held it ~2 ms
-    per command (seconds while Redis is down). Elsewhere it is sent before returning."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    group = group_of(encounter_id)
-    message = {"type": "table.changed", "seq": seq, "force": force}
-    loop = threads.event_loop() or getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is not None and loop.is_running():
-        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        sent.add_done_callback(_report_failure)
-    else:
-        async_to_sync(layer.group_send)(group, message)
-
-
-def _report_failure(sent: Future[None]) -> None:
-    if not sent.cancelled() and sent.exception() is not None:
-        log.error("publishing to a table failed", exc_info=sent.exception())
+def publish(
+    encounter_id: int, seq: int, *, entry: Mapping[str, Any] | None = None, force: bool = False
+) -> None:
+    """Tell every socket of the table (in every process) that the log reached `seq`, with the
+    `entry` appended (`publishing.entry_of`); `force`: something outside the log changed (an
+    NPC policy), render again anyway. Call after commit."""
+    publishing.table_changed(encounter_id, seq, entry=entry, force=force)
 
 
 def _fold_with_lines(
@@ -857,12 +836,8 @@ def _decide(
 
 def cut_off(*, campaign_id: int, user_id: int) -> None:
     """Tell the campaign's open tables that this user left: their sockets check and close."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     for pk in Encounter.objects.filter(campaign_id=campaign_id).values_list("pk", flat=True):
-        message = {"type": "table.access", "user": user_id}
-        async_to_sync(layer.group_send)(group_of(pk), message)
+        publishing.access_changed(pk, user_id)
 
 
 def roster_changed(*, campaign_id: int | None, ruleset: str = "") -> None:

@@ -2,12 +2,14 @@
 
 A snapshot is immutable and shared by every socket of a process that shows its table: the
 append path remembers the head it has just written (`remember`), so the fan-out that follows
-renders it without reading the database; a load asks for the head's seq first and reads the
-whole state only when that seq is not remembered.
+renders it without reading the database; another process builds the same head from the entry
+the fan-out message carries onto the head before it (`advance`). A load asks for the head's seq
+first and reads the whole state only when that seq is not remembered.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -198,6 +200,28 @@ def next_snapshot(
     first = encounter.seq - LOG_WINDOW
     rows = [(e.seq, e.lines, e.undo_to) for e in previous.log if e.seq > first]
     return _table(encounter, state, _with_undone([*rows, (encounter.seq, lines, undo_to)]))
+
+
+def advance(pk: int, seq: int, entry: Mapping[str, Any]) -> Table | None:
+    """The head at `seq` built from the remembered head at `seq - 1` and the entry appended
+    after it (as `publishing.entry_of` carries it), remembered, without a query. None when
+    this process does not hold the head before it, or the entry is an undo (its state is a
+    fold from further back): a load reads that head from the database instead."""
+    with _cache_lock:
+        done, previous = _cache.get((pk, seq)), _cache.get((pk, seq - 1))
+    if done is not None:
+        return done  # this process appended it, or heard of it already
+    if previous is None or entry.get("undo_to") is not None:
+        return None
+    rules, state = get_ruleset(previous.ruleset), previous.state
+    for event in entry["events"]:  # as the append folded them (`evolve` never mutates)
+        state = rules.evolve(state, rules.event_from_dict(event))
+    first = seq - LOG_WINDOW
+    rows = [(e.seq, e.lines, e.undo_to) for e in previous.log if e.seq > first]
+    log = _with_undone([*rows, (seq, json.loads(json.dumps(entry["lines"])), None)])
+    policies = dict(entry.get("npc_policies") or {})
+    table = dataclasses.replace(previous, seq=seq, state=state, npc_policies=policies, log=log)
+    return remember(table)
 
 
 def replay_state(encounter: Encounter) -> Any:

@@ -15,8 +15,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from combat.posts import sweeping  # noqa: E402
 from combat.routing import websocket_urlpatterns  # noqa: E402
+from combat.sweeps import sweeping  # noqa: E402
 
 # Channels runs all of a process's database work in one thread beside the event loop. Each
 # query gives up the GIL and must wait for it back; with the default 5 ms switch interval a
@@ -26,7 +26,7 @@ sys.setswitchinterval(0.0005)
 # (a ~100 ms gen-2 collection every few hundred actions showed in the p99).
 gc.freeze()
 
-# The process's table sweeper (combat/posts.py: deadlines and by-post reminders of tables
+# The process's table sweeper (combat/sweeps.py: deadlines and by-post reminders of tables
 # nobody has open) starts with the first request or socket.
 application = sweeping(
     ProtocolTypeRouter(

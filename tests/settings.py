@@ -19,6 +19,6 @@ TEMPLATES = [{**_site, "DIRS": [*_site["DIRS"], BASE_DIR / "tests" / "duel" / "t
 
 # A server clock the browser tests move (combat/clock.py): the file holds the seconds to add.
 CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE") or None
-# No sweeper in the test process (its tests call `combat.posts.sweep` themselves); the browser
+# No sweeper in the test process (its tests call `combat.sweeps.sweep` themselves); the browser
 # tests' server sets SWEEP_S to sweep often.
 SWEEP_S = float(os.environ.get("SWEEP_S", "0"))

@@ -51,7 +51,7 @@ def server_env(tmp: Path) -> dict[str, str]:
         PYTHONUNBUFFERED="1",
         DJANGO_SETTINGS_MODULE="tests.settings",  # the test suite's rulesets too (tests/duel)
         # A clock the tests move (`move_clock`), mails as files they read (`server_mails`),
-        # and a sweep every second (deadlines and by-post reminders: combat/posts.py).
+        # and a sweep every second (deadlines and by-post reminders: combat/sweeps.py).
         CLOCK_OFFSET_FILE=str(tmp / CLOCK_OFFSET),
         EMAIL_FILE_PATH=str(tmp / MAILS),
         SWEEP_S="1",

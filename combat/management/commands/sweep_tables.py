@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
-from combat import posts
+from combat import sweeps
 
 
 class Command(BaseCommand):
@@ -26,14 +26,14 @@ class Command(BaseCommand):
             "--every",
             type=float,
             default=None,
-            help=f"seconds between sweeps with --loop (SWEEP_S, else {posts.SWEEP_S:g})",
+            help=f"seconds between sweeps with --loop (SWEEP_S, else {sweeps.SWEEP_S:g})",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        every = options["every"] or float(getattr(settings, "SWEEP_S", 0) or posts.SWEEP_S)
+        every = options["every"] or float(getattr(settings, "SWEEP_S", 0) or sweeps.SWEEP_S)
         while True:
             close_old_connections()
-            swept = posts.sweep()
+            swept = sweeps.sweep()
             if not options["loop"]:
                 self.stdout.write(f"{swept} table(s) swept")
                 return

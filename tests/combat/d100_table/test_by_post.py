@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.core import mail
 from django.test import Client
 
-from combat import posts
+from combat import sweeps
 from combat.access import Refused
 from tests.combat.d100_table.helpers import (
     BANDIT,
@@ -92,7 +92,7 @@ def test_the_reminder_goes_to_the_player_who_has_not_posted(server_clock: Clock)
     post(t, t.p1, HERO1, attack(t, BANDIT), "unik", "")
     mail.outbox.clear()
     server_clock.move(DAY - 6 * HOUR + 1)
-    posts.sweep()
+    sweeps.sweep()
     (reminder,) = mail.outbox
     assert reminder.to == ["gracz2@example.com"] and HERO2 in reminder.body
     assert reminder.subject == "Przypomnienie: Na trakcie, termin 2030-03-18 17:46 UTC"
@@ -143,7 +143,7 @@ def test_the_gm_extends_posts_for_the_absent_and_resolves_after_the_deadline(
     assert "2030-03-19 17:46 UTC" in mail.outbox[0].body
     # The deadline passes with nobody at the table: the sweep closes the posting.
     server_clock.move(2 * DAY)
-    assert posts.sweep() == 1
+    assert sweeps.sweep() == 1
     assert t.state.closed and "Termin minął: tura %(n)s zamknięta dla wpisów." in t.log_texts()
     late = {"type": "post", "actor": t.seat(HERO2), "action": {"kind": "rest"}, "defence": ""}
     with pytest.raises(Refused) as refused:

@@ -1,9 +1,10 @@
-"""By post: a turn's deadline days away, the players' e-mails and the sweep (combat/posts.py).
+"""By post: a turn's deadline days away, the players' e-mails and the sweep (combat/posts.py,
+combat/sweeps.py).
 
 Played on the tests' own ruleset (tests/duel) set to its by-post pace: every fighter acts once
 a round before a deadline 24 h away, with a reminder 6 h before it. The mail backend is
 Django's locmem one (pytest-django sets it): `mail.outbox` holds what was sent. The tests run
-in transactions (the mails go out after commit) and call `posts.sweep` themselves, as each
+in transactions (the mails go out after commit) and call `sweeps.sweep` themselves, as each
 server process's sweeper or `manage.py sweep_tables` would.
 """
 
@@ -23,7 +24,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from characters.models import Campaign, Character, Profile
-from combat import clock, fragments, posts, services
+from combat import clock, fragments, posts, services, sweeps
 from combat.access import Refused
 from combat.models import Encounter
 from combat.rules.base import HealthView, SeatView, TableView
@@ -117,7 +118,7 @@ def test_a_turn_opening_by_post_mails_the_waiting_players_once_in_their_language
     assert f"http://127.0.0.1:8000/encounters/{table.pk}/" in message.body
     # Acting, and passing time before the reminder, mails nobody again.
     table.act("Bolo", T0 + HOUR)
-    posts.sweep(T0 + 2 * HOUR)
+    sweeps.sweep(T0 + 2 * HOUR)
     assert len(mail.outbox) == 1
 
 
@@ -163,12 +164,12 @@ def test_the_reminder_goes_out_once_at_its_time_to_those_still_waited_on() -> No
     remind_at = T0 + DAY - 6 * HOUR
     assert table.row().due == remind_at
     mail.outbox.clear()
-    posts.sweep(remind_at - 1)
+    sweeps.sweep(remind_at - 1)
     assert mail.outbox == []
-    posts.sweep(remind_at + 1)
-    posts.sweep(remind_at + 2)
+    sweeps.sweep(remind_at + 1)
+    sweeps.sweep(remind_at + 2)
     fresh_process()
-    posts.sweep(remind_at + 3)
+    sweeps.sweep(remind_at + 3)
     (reminder,) = mail.outbox
     assert reminder.to == ["anna@example.com"]
     assert reminder.subject == "Reminder: Brzeg rzeki, deadline 2030-03-18 17:46 UTC"
@@ -181,7 +182,7 @@ def test_a_player_who_acted_is_not_reminded() -> None:
     table.start()
     table.act("Ania", T0 + HOUR)
     mail.outbox.clear()
-    posts.sweep(T0 + DAY - HOUR)
+    sweeps.sweep(T0 + DAY - HOUR)
     assert mail.outbox == []
     assert table.row().reminded_for == T0 + DAY
 
@@ -238,10 +239,10 @@ def test_a_deadline_passing_with_no_socket_open_is_resolved_by_the_sweep() -> No
     table.start()
     table.act("Ania", T0 + HOUR)
     fresh_process()  # the server restarted since: only the database knows the deadline
-    posts.sweep(T0 + DAY - 6 * HOUR)  # the reminder
+    sweeps.sweep(T0 + DAY - 6 * HOUR)  # the reminder
     mail.outbox.clear()
-    assert posts.sweep(T0 + DAY - 1) == 0  # nothing due yet
-    assert posts.sweep(T0 + DAY + 1) == 1
+    assert sweeps.sweep(T0 + DAY - 1) == 0  # nothing due yet
+    assert sweeps.sweep(T0 + DAY + 1) == 1
     head = services.load_table(table.pk)
     assert head.view.round == 2 and head.view.deadline == T0 + DAY + 1 + DAY
     lines = [line["text"] for entry in head.log for line in entry.lines]
@@ -249,7 +250,7 @@ def test_a_deadline_passing_with_no_socket_open_is_resolved_by_the_sweep() -> No
     assert [m.to for m in mail.outbox] == [["anna@example.com"]]  # round 2 opens for her
     assert table.row().due == T0 + DAY + 1 + DAY - 6 * HOUR
     before = table.row().seq
-    posts.sweep(T0 + DAY + 2)  # swept again: nothing more happens
+    sweeps.sweep(T0 + DAY + 2)  # swept again: nothing more happens
     assert table.row().seq == before
 
 
@@ -269,7 +270,7 @@ def test_a_live_prompt_deadline_is_swept_after_a_restart_too() -> None:
     deadline = services.load_table(table.pk).state.prompt.deadline
     assert table.row().due == deadline == T0 + 1 + 15
     fresh_process()
-    posts.sweep(deadline + 1)
+    sweeps.sweep(deadline + 1)
     head = services.load_table(table.pk)
     assert head.state.prompt is None and table.row().due is None
 
@@ -284,9 +285,9 @@ def test_a_deadline_the_rules_will_not_resolve_is_tried_again_later(
         raise Refused("nic", "Nic nie czeka.")
 
     monkeypatch.setattr(services, "resolve_expired", refuse)
-    assert posts.sweep(T0 + DAY + 1) == 1
+    assert sweeps.sweep(T0 + DAY + 1) == 1
     assert table.row().due == T0 + DAY + 1 + posts.RETRY_S
-    assert posts.sweep(T0 + DAY + 2) == 0
+    assert sweeps.sweep(T0 + DAY + 2) == 0
 
 
 def test_the_deadline_of_an_ended_fight_is_not_swept() -> None:
@@ -294,7 +295,7 @@ def test_the_deadline_of_an_ended_fight_is_not_swept() -> None:
     table.start()
     services.run_command(table.pk, {"type": "end_fight"}, viewer=GM_OF(table), now=T0 + 5)
     assert table.row().due is None
-    assert posts.sweep(T0 + 2 * DAY) == 0
+    assert sweeps.sweep(T0 + 2 * DAY) == 0
 
 
 def test_the_command_sweeps_like_a_server_process() -> None:
@@ -316,9 +317,9 @@ def test_the_clock_offset_moves_the_deadlines(settings: Any, tmp_path: Path) -> 
     services.run_command(table.pk, {"type": "start_round"}, viewer=GM_OF(table))
     deadline = services.load_table(table.pk).view.deadline
     assert deadline is not None and abs(deadline - (time.time() + 4 * DAY)) < 5
-    assert posts.sweep() == 0
+    assert sweeps.sweep() == 0
     offset.write_text(str(5 * DAY))  # two days on: past the deadline
-    assert posts.sweep() == 1
+    assert sweeps.sweep() == 1
     assert services.load_table(table.pk).view.round == 2
 
 
@@ -356,7 +357,7 @@ def test_the_sweeper_sweeps_at_once_and_then_every_interval(settings: Any) -> No
         return 0
 
     async def serve() -> None:
-        sweeper = posts.Sweeper(run)
+        sweeper = sweeps.Sweeper(run)
         sweeper.start()
         sweeper.start()  # a second connection: still one sweeper
         await asyncio.sleep(0.1)
@@ -370,8 +371,8 @@ def test_the_sweeper_sweeps_at_once_and_then_every_interval(settings: Any) -> No
 def test_no_sweeper_when_the_interval_is_zero(settings: Any) -> None:
     settings.SWEEP_S = 0
 
-    async def serve() -> posts.Sweeper:
-        sweeper = posts.Sweeper(_never)
+    async def serve() -> sweeps.Sweeper:
+        sweeper = sweeps.Sweeper(_never)
         sweeper.start()
         return sweeper
 
@@ -382,13 +383,13 @@ def test_the_asgi_application_starts_the_sweeper_with_its_first_connection(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[bool] = []
-    monkeypatch.setattr(posts.sweeper, "start", lambda: started.append(True))
+    monkeypatch.setattr(sweeps.sweeper, "start", lambda: started.append(True))
     seen: list[str] = []
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         seen.append(scope["type"])
 
-    asyncio.run(posts.sweeping(app)({"type": "http"}, None, None))
+    asyncio.run(sweeps.sweeping(app)({"type": "http"}, None, None))
     assert started == [True] and seen == ["http"]
 
 

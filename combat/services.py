@@ -620,9 +620,8 @@ class EntryRolls:
     def decide(self, state: Any, command: Any) -> list[Any]:
         """The command's events (a refusal as `Refused`), decided with the entry's dice."""
         rng = self.rng_for(command)
-        seen, canonical = self.seen, self.slot is not None  # unseeded: decided as they come
-        events = _decide(self.rules, state, command, rng, seen, canonical=canonical)
-        if canonical and self.seed_public and any(d.counter for d in self._dice.values()):
+        events = _decide(self.rules, state, command, rng, self.seen)
+        if self.seed_public and any(d.counter for d in self._dice.values()):
             # Anyone could have foretold these dice from the revealed seed.
             raise Refused(
                 "ziarno_jawne",
@@ -841,12 +840,8 @@ def _decide(
     command: Any,
     rng: RNG | None,
     seen: Sight,
-    *,
-    canonical: bool = False,
 ) -> list[Any]:
     try:
-        if canonical:  # seeded dice: as `combat.verify` decides them again
-            return verify.decide_canonically(rules, state, command, rng)
         return rules.decide(state, command, rng or _system_rng)
     except RuleViolation as refusal:
         # The rules give a Polish msgid and its values: shown in the viewer's language and

@@ -19,6 +19,7 @@ from typing import Any
 
 from combat.rules import naming
 from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.codec import canonical
 from combat.rules.d100.commands import (
     AddCondition,
     Attack,
@@ -247,7 +248,7 @@ def needs_fresh_state(command: Command) -> bool:
 
 
 def join_command(combatant_data: Mapping[str, Any], now: float) -> Command:
-    return JoinCombat(combatant=dict(combatant_data), now=now)
+    return JoinCombat(combatant=canonical(combatant_data), now=now)
 
 
 def visibility_command(

@@ -719,15 +719,25 @@ def _commit(
     slot: int | None = None,
 ) -> Appended:
     """Insert entry seq + 1 under the row lock; publish and cache the new head after commit.
+    The row keeps the whole state every `snapshots.HEAD_EVERY` entries, at an undo and when
+    the phase changes; a load folds the entries after it.
 
     `previous` is the head at `encounter.seq`, which the new snapshot extends; `slot` the
     entry's dice (`EntryRolls`), and `encounter.slot` the slot in force after it."""
     rules = encounter.rules()
     before, seq = encounter.seq, encounter.seq + 1
-    state_data = rules.state_to_dict(state)
-    encounter.seq, encounter.state = seq, state_data
+    encounter.seq = seq
     lines = command.get("lines", [])
     snapshot = snapshots.next_snapshot(encounter, state, previous, lines, undo_to)
+    phase = _phase(snapshot.view.stage)
+    head: dict[str, Any] = {}  # the whole state, only now and then (`snapshots.head_state`)
+    if (
+        seq - encounter.state_seq >= snapshots.HEAD_EVERY
+        or undo_to is not None
+        or phase != encounter.phase
+    ):
+        head = {"state": rules.state_to_dict(state), "state_seq": seq}
+        encounter.state, encounter.state_seq = head["state"], seq
     at = command.get("at")
     # When the new head is due (a deadline, a by-post reminder): any process sweeps it then.
     due = posts.head_fields(
@@ -739,7 +749,7 @@ def _commit(
         now=float(at) if isinstance(at, int | float) else clock.now(),
     )
     moved = Encounter.objects.filter(pk=encounter.pk, seq=before).update(
-        seq=seq, state=state_data, phase=_phase(snapshot.view.stage), slot=encounter.slot, **due
+        seq=seq, phase=phase, slot=encounter.slot, **head, **due
     )
     if not moved:  # the lock makes this impossible; the unique (encounter, seq) agrees
         raise RuntimeError(f"encounter {encounter.pk} moved past {before} under its lock")

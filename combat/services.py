@@ -528,19 +528,27 @@ def answer_automatic_prompts(
         command = _automatic_answer(rules, table, moment) or _automatic_move(rules, table, moment)
         if command is None:
             return table.seq
-        try:
-            seq = run_command(
-                encounter_id,
-                rules.command_to_dict(command),
-                viewer=GM,
-                command_id=f"auto-{table.seq}",
-                rng=rng,
-                now=moment,
-                answer_npcs=False,  # this loop answers the prompts the answer opens
-            ).seq
+        try:  # this loop answers the prompts the answer opens
+            seq = _run_automatic(encounter_id, command, f"auto-{table.seq}", rng, moment)
         except Refused:
             return table.seq
     return None
+
+
+def _run_automatic(
+    encounter_id: int, command: Any, command_id: str, rng: RNG | None, moment: float
+) -> int:
+    """Append the GM's automatic command as `run_command` appends one, without the trip
+    through its dict: the rules built it typed, at `moment`."""
+
+    def decide(rules: Ruleset, table: Table, _moment: float, dice: EntryRolls) -> list[Any]:
+        authorise(rules, table.view, GM, command)
+        return dice.decide(table.state, command)
+
+    summary = {"type": command.type_key}
+    return _append(
+        encounter_id, decide, viewer=GM, command_id=command_id, summary=summary, now=moment, rng=rng
+    ).seq
 
 
 def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None:

@@ -251,3 +251,35 @@ def test_autoplay_and_play_turn_are_the_gms_and_only_for_npcs() -> None:
     assert services.load_table(party.encounter.pk).autoplay == {bandit: "najslabszy"}
     services.set_autoplay(party.encounter.pk, viewer=party.gm_viewer, combatant=bandit, policy="")
     assert services.load_table(party.encounter.pk).autoplay == {}
+
+
+def test_an_npcs_automatic_answer_is_decided_as_the_rules_built_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table answers for an NPC with the command the rules gave, not a copy read back
+    from its JSON: the one command read from JSON is the player's attack."""
+    party = party_with({})  # NPCs answer by the table's default: "lepsza"
+    start(party)
+    hero1, _hero2, bandit = ids(party)
+    to_round_two(party)
+    rules = party.encounter.rules()
+    read = rules.command_from_dict
+    parsed: list[str] = []
+
+    def counted(data: Any) -> Any:
+        parsed.append(str(data.get("type")))
+        return read(data)
+
+    monkeypatch.setattr(rules, "command_from_dict", counted)
+    declared = services.run_command(
+        party.encounter.pk,
+        {"type": "declare_attack", "actor": hero1, "target": bandit, "weapon": "Szabla"},
+        viewer=party.viewer(party.p1),
+        now=T0,
+    )
+    assert declared.head is not None and declared.head > declared.seq  # the bandit answered
+    npc = EncounterEntry.objects.get(encounter=party.encounter, seq=declared.head)
+    assert npc.command_id == f"auto-{declared.seq}" and npc.user_id is None
+    assert parsed == ["declare_attack"]
+    assert state_of(party.encounter).prompts == ()
+    assert_replay_agrees(party)

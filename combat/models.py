@@ -3,7 +3,9 @@
 The log is the truth: `EncounterEntry` rows numbered 1, 2, 3… per encounter (unique together),
 each holding the events one command produced (dice included), or an undo back to an earlier
 entry. The encounter's state is the fold of its log onto `initial`; `Encounter.state` keeps that
-fold at `seq` only so a page or a socket need not replay the log on every load.
+fold at `state_seq` (the head, or at most `snapshots.HEAD_EVERY` entries behind it) only so a
+page or a socket need not replay the whole log on a load: `snapshots.head_state` folds the
+entries after it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class Encounter(models.Model):
     initial = models.JSONField()
     seq = models.PositiveIntegerField(default=0)
     state = models.JSONField()
+    # The seq `state` is the fold at: the append path writes the whole state only every few
+    # entries (and at an undo or a change of phase), not on every command.
+    state_seq = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.SETUP)
     # How the GM's NPCs answer reaction prompts: combatant id -> policy key ("ask" by default).
     npc_policies = models.JSONField(default=dict, blank=True)

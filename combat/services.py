@@ -522,19 +522,27 @@ def answer_automatic_prompts(
         command = _automatic_answer(rules, table, moment) or _automatic_move(rules, table, moment)
         if command is None:
             return table.seq
-        try:
-            seq = run_command(
-                encounter_id,
-                rules.command_to_dict(command),
-                viewer=GM,
-                command_id=f"auto-{table.seq}",
-                rng=rng,
-                now=moment,
-                answer_npcs=False,  # this loop answers the prompts the answer opens
-            ).seq
+        try:  # this loop answers the prompts the answer opens
+            seq = _run_automatic(encounter_id, command, f"auto-{table.seq}", rng, moment)
         except Refused:
             return table.seq
     return None
+
+
+def _run_automatic(
+    encounter_id: int, command: Any, command_id: str, rng: RNG | None, moment: float
+) -> int:
+    """Append the GM's automatic command as `run_command` appends one, without the trip
+    through its dict: the rules built it typed, at `moment`."""
+
+    def decide(rules: Ruleset, table: Table, _moment: float, dice: EntryRolls) -> list[Any]:
+        authorise(rules, table.view, GM, command)
+        return dice.decide(table.state, command)
+
+    summary = {"type": command.type_key}
+    return _append(
+        encounter_id, decide, viewer=GM, command_id=command_id, summary=summary, now=moment, rng=rng
+    ).seq
 
 
 def _automatic_answer(rules: Ruleset, table: Table, moment: float) -> Any | None:
@@ -614,9 +622,8 @@ class EntryRolls:
     def decide(self, state: Any, command: Any) -> list[Any]:
         """The command's events (a refusal as `Refused`), decided with the entry's dice."""
         rng = self.rng_for(command)
-        seen, canonical = self.seen, self.slot is not None  # unseeded: decided as they come
-        events = _decide(self.rules, state, command, rng, seen, canonical=canonical)
-        if canonical and self.seed_public and any(d.counter for d in self._dice.values()):
+        events = _decide(self.rules, state, command, rng, self.seen)
+        if self.seed_public and any(d.counter for d in self._dice.values()):
             # Anyone could have foretold these dice from the revealed seed.
             raise Refused(
                 "ziarno_jawne",
@@ -714,15 +721,25 @@ def _commit(
     slot: int | None = None,
 ) -> Appended:
     """Insert entry seq + 1 under the row lock; publish and cache the new head after commit.
+    The row keeps the whole state every `snapshots.HEAD_EVERY` entries, at an undo and when
+    the phase changes; a load folds the entries after it.
 
     `previous` is the head at `encounter.seq`, which the new snapshot extends; `slot` the
     entry's dice (`EntryRolls`), and `encounter.slot` the slot in force after it."""
     rules = encounter.rules()
     before, seq = encounter.seq, encounter.seq + 1
-    state_data = rules.state_to_dict(state)
-    encounter.seq, encounter.state = seq, state_data
+    encounter.seq = seq
     lines = command.get("lines", [])
     snapshot = snapshots.next_snapshot(encounter, state, previous, lines, undo_to)
+    phase = _phase(snapshot.view.stage)
+    head: dict[str, Any] = {}  # the whole state, only now and then (`snapshots.head_state`)
+    if (
+        seq - encounter.state_seq >= snapshots.HEAD_EVERY
+        or undo_to is not None
+        or phase != encounter.phase
+    ):
+        head = {"state": rules.state_to_dict(state), "state_seq": seq}
+        encounter.state, encounter.state_seq = head["state"], seq
     at = command.get("at")
     # When the new head is due (a deadline, a by-post reminder): any process sweeps it then.
     due = posts.head_fields(
@@ -734,7 +751,7 @@ def _commit(
         now=float(at) if isinstance(at, int | float) else clock.now(),
     )
     moved = Encounter.objects.filter(pk=encounter.pk, seq=before).update(
-        seq=seq, state=state_data, phase=_phase(snapshot.view.stage), slot=encounter.slot, **due
+        seq=seq, phase=phase, slot=encounter.slot, **head, **due
     )
     if not moved:  # the lock makes this impossible; the unique (encounter, seq) agrees
         raise RuntimeError(f"encounter {encounter.pk} moved past {before} under its lock")
@@ -820,12 +837,8 @@ def _decide(
     command: Any,
     rng: RNG | None,
     seen: Sight,
-    *,
-    canonical: bool = False,
 ) -> list[Any]:
     try:
-        if canonical:  # seeded dice: as `combat.verify` decides them again
-            return verify.decide_canonically(rules, state, command, rng)
         return rules.decide(state, command, rng or _system_rng)
     except RuleViolation as refusal:
         # The rules give a Polish msgid and its values: shown in the viewer's language and

@@ -5,6 +5,10 @@ append path remembers the head it has just written (`remember`), so the fan-out 
 renders it without reading the database; another process builds the same head from the entry
 the fan-out message carries onto the head before it (`advance`). A load asks for the head's seq
 first and reads the whole state only when that seq is not remembered.
+
+The row keeps the whole state only every `HEAD_EVERY` entries (and at an undo or a change of
+phase): writing it on every command cost more than the rest of the append. A load reads the
+stored state and folds the entries after it (`head_state`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from combat.rules.base import TableView, prompts_of
 from combat.rules.registry import get_ruleset
 
 LOG_WINDOW = 60  # log entries a page shows; older ones are in the full log
+HEAD_EVERY = 16  # the append path stores the whole state at least every this many entries
 CACHE_SIZE = 256
 
 
@@ -112,7 +117,23 @@ def load_table(pk: int, seq: int | None = None) -> Table:
     hit = _cached_head(pk, encounter.seq, encounter.npc_policies)
     if hit is not None:
         return hit
-    return remember(_snapshot(encounter, encounter.rules().state_from_dict(encounter.state)))
+    return remember(_snapshot(encounter, head_state(encounter)))
+
+
+def head_state(encounter: Encounter) -> Any:
+    """The state at `encounter.seq`: the stored state (at `state_seq`) with the entries after
+    it folded on; from the initial state when an undo among them reaches back past it."""
+    rules = encounter.rules()
+    state = rules.state_from_dict(encounter.state)
+    if encounter.state_seq >= encounter.seq:
+        return state
+    rows = EncounterEntry.objects.filter(
+        encounter_id=encounter.pk, seq__gt=encounter.state_seq, seq__lte=encounter.seq
+    )
+    tail = list(rows.order_by("seq").values_list("events", "undo_to"))
+    if any(undo_to is not None for _events, undo_to in tail):
+        return replay_state(encounter)
+    return rules.replay(state, (rules.event_from_dict(e) for events, _u in tail for e in events))
 
 
 def _cached_head(pk: int, seq: int, npc_policies: Any) -> Table | None:
@@ -225,6 +246,8 @@ def advance(pk: int, seq: int, entry: Mapping[str, Any]) -> Table | None:
 
 
 def replay_state(encounter: Encounter) -> Any:
-    """The state folded from the whole log (for checks: it equals the stored head state)."""
-    rows = encounter.entries.order_by("seq").values_list("seq", "events", "undo_to")
+    """The state folded from the whole log up to `encounter.seq` (for checks: it equals
+    `head_state`)."""
+    entries = encounter.entries.filter(seq__lte=encounter.seq).order_by("seq")
+    rows = entries.values_list("seq", "events", "undo_to")
     return fold(encounter.rules(), encounter.initial, [Step(s, e, u) for s, e, u in rows])

@@ -22,8 +22,11 @@ The algorithm, exactly (the verification page shows it, so anyone can recompute 
 
 `verify(encounter)` folds the log entry by entry as `combat.log` does (the entries undone too,
 each against the state it was decided on), decides every stored command of an entry again
-with the entry's dice and compares the events with the stored ones, and each roll of the log
-with the roll the seed gives: match, mismatch (which entry, which roll), or not checkable (a
+with the entry's dice (the rulesets' codecs decode every mapping in sorted key order and the
+engines keep it, `combat.rules.codec`: a state read back from PostgreSQL, whose jsonb keeps
+keys in an order of its own, rolls for its combatants in the order the replay does) and
+compares the events with the stored ones, and each roll of the log with the roll the seed
+gives: match, mismatch (which entry, which roll), or not checkable (a
 secret roll whose GM seed is kept, a fight not ended yet, an entry from before the seeds or
 decided with dice a test injected).
 """
@@ -115,28 +118,6 @@ def secret_dice(rules: Ruleset, command: Any) -> bool:
     """Whether the command's dice are the GM's secret (drawn from the GM's seed)."""
     capability = secret_rolls_of(rules)
     return capability is not None and capability.secret_dice(command)
-
-
-def decide_canonically(rules: Ruleset, state: Any, command: Any, rng: Any) -> list[Any]:
-    """`rules.decide` on the state and command with every mapping in sorted key order.
-
-    PostgreSQL's jsonb keeps an object's keys in its own order, not the order they were
-    written, so a state read back from the database (or a command from the log) can iterate
-    its mappings in another order than the fold of the log gives, and a ruleset that rolls
-    while it iterates (initiative for each combatant) would draw the same dice for other
-    combatants. Deciding on the canonical order, live and when checking, makes an entry's
-    dice depend on its content alone."""
-    canonical_state = rules.state_from_dict(_sorted(rules.state_to_dict(state)))
-    canonical_command = rules.command_from_dict(_sorted(rules.command_to_dict(command)))
-    return rules.decide(canonical_state, canonical_command, rng)
-
-
-def _sorted(data: Any) -> Any:
-    if isinstance(data, Mapping):
-        return {key: _sorted(data[key]) for key in sorted(data, key=str)}
-    if isinstance(data, list | tuple):
-        return [_sorted(item) for item in data]
-    return data
 
 
 def seeded(encounter: Encounter) -> bool:
@@ -320,7 +301,7 @@ class _Checker:
             for command in parsed:
                 kind = secret_dice(rules, command)
                 rng = dice.setdefault(kind, EntryDice(self.seeds[kind], slot))
-                new = decide_canonically(rules, state, command, rng)
+                new = rules.decide(state, command, rng)
                 decided += new
                 state = rules.replay(state, new)
         except RuleViolation as refusal:

@@ -7,6 +7,13 @@ unions, ints, strs, bools, floats) needs no codec of its own: `Codec().to_data(o
 settings) is listed in `records`: it is written with `obj.to_dict()` and read with
 `Type.from_dict(dict(data))`. `RulesetCodec` adds the six round trips a ruleset's protocol
 asks for (commands and events by their "type" key, and the state).
+
+Canonical order: every mapping decoded here (typed, or JSON inside an `Any`) comes back in
+sorted key order, and the engines keep it (`with_key` adds a key where sorting puts it), so a
+state iterates its mappings in the same order whether it was folded from the log or read back
+from PostgreSQL, whose jsonb keeps an object's keys in an order of its own. The rules roll
+while they iterate (initiative for each combatant): the seeded dice of an entry then depend
+on its content alone.
 """
 
 from __future__ import annotations
@@ -23,6 +30,25 @@ E = TypeVar("E")
 S = TypeVar("S")
 
 _HINTS: dict[type, dict[str, Any]] = {}
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def canonical(data: Any) -> Any:
+    """JSON data with every object's keys in sorted order (recursively); lists keep theirs."""
+    if isinstance(data, Mapping):
+        return {key: canonical(data[key]) for key in sorted(data, key=str)}
+    if isinstance(data, list | tuple):
+        return [canonical(item) for item in data]
+    return data
+
+
+def with_key(mapping: Mapping[K, V], key: K, value: V) -> dict[K, V]:
+    """The mapping with `key` set to `value`, still in sorted key order (a new key goes where
+    sorting puts it, not last)."""
+    if key in mapping:
+        return {**mapping, key: value}
+    return dict(sorted({**mapping, key: value}.items(), key=lambda item: str(item[0])))
 
 
 class Codec:
@@ -57,7 +83,7 @@ class Codec:
             if not isinstance(data, Mapping):
                 raise ValueError(f"{path}: expected an object")
             try:
-                return hint.from_dict(dict(data))
+                return hint.from_dict(canonical(data))
             except ValueError as error:
                 raise ValueError(f"{path}: {error}") from None
         origin, args = get_origin(hint), get_args(hint)
@@ -81,7 +107,10 @@ class Codec:
             if not isinstance(data, Mapping):
                 raise ValueError(f"{path}: expected an object")
             value_hint = args[1] if args else Any
-            return {str(k): self.from_data(value_hint, v, f"{path}.{k}") for k, v in data.items()}
+            return {
+                str(k): self.from_data(value_hint, data[k], f"{path}.{k}")
+                for k in sorted(data, key=str)
+            }
         return _plain(hint, data, path)
 
     def _tuple(self, args: tuple[Any, ...], data: Any, path: str) -> tuple[Any, ...]:
@@ -118,7 +147,7 @@ class Codec:
 
 def _plain(hint: Any, data: Any, path: str) -> Any:
     if hint is Any:
-        return data
+        return canonical(data)
     if hint is type(None):
         if data is not None:
             raise ValueError(f"{path}: expected null")

@@ -189,9 +189,10 @@ for user in User.objects.filter(username__in=["mistrz", "gracz1", "gracz2"]):
     store.create()
     sessions[user.username] = store.session_key
 users = {str(u.pk): u.username for u in User.objects.all()}
+head = encounter.rules().state_to_dict(services.load_table(encounter.pk).state)
 combatants = {
     c["name"]: {"id": cid, "player": users.get(str(c.get("controller")))}
-    for cid, c in encounter.state["combatants"].items()
+    for cid, c in head["combatants"].items()
 }
 print(json.dumps({"encounter": encounter.pk, "seq": encounter.seq, "sessions": sessions,
                   "combatants": combatants}))

@@ -29,6 +29,7 @@ from combat.rules.d100 import derived, forms
 from combat.rules.d100.settings import D100Settings
 from combat.rules.d100.sheet import validate_sheet
 from combat.rules.schema import SettingsGroup, SheetSection
+from combat.snapshots import load_table
 
 from .helpers import client_for, make_user
 
@@ -277,8 +278,8 @@ def test_the_demo_has_a_d100_campaign_with_heroes_npcs_and_two_encounters(rules:
     if hasattr(rules, "new_encounter"):
         live = campaign.encounters.get(name="Zasadzka przy brodzie")
         post = campaign.encounters.get(name="Oblężenie wieży (forum)")
-        live_view = rules.table_view(rules.state_from_dict(live.state))
-        post_view = rules.table_view(rules.state_from_dict(post.state))
+        live_view = load_table(live.pk).view
+        post_view = load_table(post.pk).view
         assert sorted(s.name for s in live_view.seats.values()) == sorted(
             [*(h.name for h in heroes), "Bandyta z traktu 1", "Bandyta z traktu 2", "Szary wilk 1"]
         )

@@ -35,6 +35,7 @@ from characters.transfer import (
     export_bestiary,
     export_characters,
 )
+from combat import snapshots
 from combat.rules import registry
 from combat.rules.base import DerivedValue, StatSpec
 from combat.rules.magus import derived, forms
@@ -640,7 +641,7 @@ def test_the_demo_has_a_magus_campaign_with_heroes_npcs_and_an_encounter(rules: 
     if hasattr(rules, "new_encounter"):
         encounter = campaign.encounters.get()
         assert encounter.name == "Zasadzka w wąwozie"
-        seats = rules.table_view(rules.state_from_dict(encounter.state)).seats.values()
+        seats = rules.table_view(snapshots.load_table(encounter.pk).state).seats.values()
         assert sorted(seat.name for seat in seats) == sorted(
             campaign.characters.values_list("name", flat=True)
         )

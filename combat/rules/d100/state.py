@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from combat.rules.battlemap import BattleMap
+from combat.rules.codec import with_key
 from combat.rules.d100.settings import D100Settings
 from combat.rules.records import replace
 
@@ -227,4 +228,4 @@ class EncounterState:
         return next((p for p in self.prompts if p.id == prompt_id), None)
 
     def with_combatant(self, combatant: Combatant) -> EncounterState:
-        return replace(self, combatants={**self.combatants, combatant.id: combatant})
+        return replace(self, combatants=with_key(self.combatants, combatant.id, combatant))

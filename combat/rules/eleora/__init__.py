@@ -21,6 +21,7 @@ from combat.rules.base import (
     TableView,
     gettext_noop,
 )
+from combat.rules.codec import canonical
 from combat.rules.dice import RNG, pool_size
 from combat.rules.eleora import autoplay, engine, narrate, prompts, routes, simulate, space, table
 from combat.rules.eleora import conditions as cond
@@ -175,7 +176,7 @@ class EleoraRuleset:
         return tuple(named)
 
     def join_command(self, combatant: Mapping[str, Any], now: float) -> JoinCombat:
-        return JoinCombat(actor=GM, combatant=dict(combatant), now=now)
+        return JoinCombat(actor=GM, combatant=canonical(combatant), now=now)
 
     def visibility_command(
         self, target: str, *, hidden: bool | None = None, revealed: bool | None = None

@@ -15,6 +15,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from combat.rules.codec import canonical
 from combat.rules.dice import PoolRoll, pool_size
 from combat.rules.eleora.settings import TableSettings
 
@@ -22,7 +23,7 @@ from combat.rules.eleora.settings import TableSettings
 _CUSTOM: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     TableSettings: (
         lambda s: s.to_dict(),
-        lambda d: TableSettings.from_dict(dict(_as_dict(d, "settings"))),
+        lambda d: TableSettings.from_dict(canonical(_as_dict(d, "settings"))),
     ),
 }
 
@@ -129,7 +130,8 @@ def _decoder(tp: Any) -> Decoder:
 
 
 def _identity(data: Any, path: str) -> Any:
-    return data
+    """JSON of any shape, its objects in sorted key order (`combat.rules.codec.canonical`)."""
+    return canonical(data)
 
 
 def _custom_decoder(decode: Callable[[Any], Any]) -> Decoder:
@@ -220,9 +222,9 @@ def _mapping_decoder(key_tp: Any, value_tp: Any) -> Decoder:
     key, value = _decoder(key_tp), _decoder(value_tp)
 
     def decode(data: Any, path: str) -> Any:
-        return {
-            key(k, f"{path}.{k}"): value(v, f"{path}.{k}") for k, v in _as_dict(data, path).items()
-        }
+        """In sorted key order (the canonical order, `combat.rules.codec`)."""
+        mapping = _as_dict(data, path)
+        return {key(k, f"{path}.{k}"): value(mapping[k], f"{path}.{k}") for k in sorted(mapping)}
 
     return decode
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap
+from combat.rules.codec import with_key
 from combat.rules.dice import Modifier
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.codec import from_data, to_data
@@ -196,7 +197,7 @@ class EncounterState:
             ) from None
 
     def put(self, combatant: Combatant) -> EncounterState:
-        return replace(self, combatants={**self.combatants, combatant.id: combatant})
+        return replace(self, combatants=with_key(self.combatants, combatant.id, combatant))
 
     def update(self, combatant_id: str, **changes: Any) -> EncounterState:
         return self.put(replace(self.get(combatant_id), **changes))

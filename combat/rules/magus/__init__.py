@@ -25,6 +25,7 @@ from combat.rules.base import (
     StatSpec,
     TableView,
 )
+from combat.rules.codec import canonical
 from combat.rules.magus import (
     autoplay,
     battle,
@@ -116,7 +117,7 @@ class MagusRuleset:
         return codec.state_from_dict(data)
 
     def join_command(self, combatant: Mapping[str, Any], now: float) -> Command:
-        return JoinCombat(combatant=dict(combatant), now=now)
+        return JoinCombat(combatant=canonical(combatant), now=now)
 
     def visibility_command(
         self, target: str, *, hidden: bool | None = None, revealed: bool | None = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from combat.rules.battlemap import BattleMap
+from combat.rules.codec import with_key
 from combat.rules.magus.recovery import RecoveryState
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import Sheet, Shield, Spell, Weapon
@@ -225,4 +226,4 @@ class EncounterState:
         return next((p for p in self.prompts if p.id == prompt_id), None)
 
     def with_combatant(self, combatant: Combatant) -> EncounterState:
-        return replace(self, combatants={**self.combatants, combatant.id: combatant})
+        return replace(self, combatants=with_key(self.combatants, combatant.id, combatant))

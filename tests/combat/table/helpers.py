@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from characters.models import Campaign, Character, CreatureTemplate
-from combat import services
+from combat import services, snapshots
 from combat.models import Encounter
 from combat.services import Viewer
 from tests.characters.helpers import make_campaign, make_member, make_sheet, make_user, make_weapon
@@ -62,6 +62,13 @@ def make_party(*, with_combatants: bool = True) -> Party:
 
 def wolf() -> CreatureTemplate:
     return CreatureTemplate.objects.get(campaign=None, name="Wilk")
+
+
+def stored_head(encounter: Encounter) -> dict[str, Any]:
+    """The head state as the database gives it (the state the row keeps, the entries after it
+    folded on), as a dict: what a load in another process starts from."""
+    row = Encounter.objects.get(pk=encounter.pk)
+    return row.rules().state_to_dict(snapshots.head_state(row))
 
 
 def state_of(encounter: Encounter) -> Any:

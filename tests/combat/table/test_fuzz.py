@@ -62,6 +62,7 @@ from tests.characters.helpers import (
     make_weapon,
     sheet_post,
 )
+from tests.combat.table.helpers import stored_head
 
 app = URLRouter(websocket_urlpatterns)
 
@@ -488,13 +489,16 @@ class Look:
 
 
 def look(pk: int) -> Look:
+    """The row's seq, phase, head state (as the database gives it: `stored_head`), NPC
+    settings and entry count."""
     row = (
         Encounter.objects.filter(pk=pk)
         .annotate(entries_count=Count("entries"))
-        .values_list("seq", "phase", "state", "npc_policies", "entries_count")
+        .values_list("seq", "phase", "npc_policies", "entries_count")
         .get()
     )
-    return Look(*row)
+    seq, phase, npc_policies, entries = row
+    return Look(seq, phase, stored_head(Encounter.objects.get(pk=pk)), npc_policies, entries)
 
 
 def logged(pk: int, command_id: Any, until: int) -> bool:

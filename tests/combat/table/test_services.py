@@ -8,11 +8,18 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from combat import services
+from combat import services, snapshots
 from combat.models import Encounter, EncounterEntry
 from combat.services import Refused
 from tests.characters.helpers import make_campaign
-from tests.combat.table.helpers import make_hero, make_party, start, state_of, wolf
+from tests.combat.table.helpers import (
+    make_hero,
+    make_party,
+    start,
+    state_of,
+    stored_head,
+    wolf,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +41,7 @@ def test_it_appends_numbered_entries_and_the_head_is_the_fold_of_the_log() -> No
     party.encounter.refresh_from_db()
     seqs = list(party.encounter.entries.values_list("seq", flat=True))
     assert seqs == list(range(1, party.encounter.seq + 1))
-    assert party.encounter.state == rules_dict(party.encounter)
+    assert stored_head(party.encounter) == rules_dict(party.encounter)
 
 
 def test_it_applies_a_command_seen_twice_once() -> None:
@@ -124,9 +131,9 @@ def test_it_undoes_back_to_an_entry_and_derived_state_comes_back_exactly() -> No
     assert state_of(party.encounter).current == f"c{party.hero2.pk}"
     services.undo(pk, viewer=party.gm_viewer, to_seq=mark.seq)
     after = Encounter.objects.get(pk=pk)
-    assert after.state == mark.state
+    assert stored_head(after) == mark.state  # the start's change of phase stored it
     assert after.seq == mark.seq + 4  # the undo is an entry too: nothing is erased
-    assert after.state == rules_dict(after)
+    assert stored_head(after) == rules_dict(after)
     table = services.load_table(pk)
     assert [e.undone for e in table.log[-4:]] == [True, True, True, False]
 
@@ -256,7 +263,7 @@ def test_it_keeps_the_log_consistent_under_many_simultaneous_commands() -> None:
     assert [e.seq for e in entries] == list(range(1, encounter.seq + 1))
     rolled = [e.command_id for e in entries if e.command_id and e.command_id.startswith("cmd-")]
     assert sorted(rolled) == sorted(set(ids))
-    assert encounter.state == rules_dict(encounter)
+    assert stored_head(encounter) == rules_dict(encounter)
 
 
 def test_a_command_sent_again_that_the_rules_now_refuse_gets_its_entry_back() -> None:
@@ -300,3 +307,28 @@ def test_a_policy_another_process_changed_is_not_hidden_by_the_cached_head() -> 
     assert services.load_table(pk).npc_policies == {}
     Encounter.objects.filter(pk=pk).update(npc_policies={bandit: "unik"})  # as another process
     assert services.load_table(pk).npc_policies == {bandit: "unik"}
+
+
+def test_it_stores_the_whole_state_every_few_entries_and_a_load_folds_the_rest() -> None:
+    """The row keeps the state only every HEAD_EVERY entries (and at a change of phase): a
+    load in another process (no cached snapshot) folds the entries after it to the head."""
+    party = make_party()
+    start(party)  # the change of phase stores the state
+    pk = party.encounter.pk
+    started = Encounter.objects.get(pk=pk)
+    assert started.state_seq == started.seq
+    for n in range(snapshots.HEAD_EVERY - 1):
+        services.run_command(pk, {"type": "gm_roll", "dice": 1 + n % 3}, viewer=party.gm_viewer)
+    behind = Encounter.objects.get(pk=pk)
+    assert behind.seq == started.seq + snapshots.HEAD_EVERY - 1
+    assert (behind.state_seq, behind.state) == (started.seq, started.state)  # not written
+    cached = services.load_table(pk).state
+    snapshots.clear_cache()
+    loaded = services.load_table(pk)
+    assert loaded.seq == behind.seq and loaded.state == cached
+    assert stored_head(behind) == rules_dict(behind)
+
+    services.run_command(pk, {"type": "gm_roll", "dice": 2}, viewer=party.gm_viewer)
+    caught_up = Encounter.objects.get(pk=pk)
+    assert caught_up.state_seq == caught_up.seq == started.seq + snapshots.HEAD_EVERY
+    assert caught_up.state == rules_dict(caught_up)

@@ -12,7 +12,7 @@ from characters.models import Campaign
 from combat import fragments, services
 from combat.models import Encounter, EncounterEntry
 from combat.services import Refused
-from tests.combat.table.helpers import Party, make_party, start, state_of
+from tests.combat.table.helpers import Party, make_party, start, state_of, stored_head
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def events_after(party: Party, seq: int) -> list[dict[str, Any]]:
 def assert_replay_agrees(party: Party) -> None:
     encounter = Encounter.objects.get(pk=party.encounter.pk)
     rules = encounter.rules()
-    assert encounter.state == rules.state_to_dict(services.replay_state(encounter))
+    assert stored_head(encounter) == rules.state_to_dict(services.replay_state(encounter))
 
 
 def test_undo_of_an_answered_parowanie_brings_the_prompt_back_with_the_time_it_had_left() -> None:
@@ -251,3 +251,35 @@ def test_autoplay_and_play_turn_are_the_gms_and_only_for_npcs() -> None:
     assert services.load_table(party.encounter.pk).autoplay == {bandit: "najslabszy"}
     services.set_autoplay(party.encounter.pk, viewer=party.gm_viewer, combatant=bandit, policy="")
     assert services.load_table(party.encounter.pk).autoplay == {}
+
+
+def test_an_npcs_automatic_answer_is_decided_as_the_rules_built_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table answers for an NPC with the command the rules gave, not a copy read back
+    from its JSON: the one command read from JSON is the player's attack."""
+    party = party_with({})  # NPCs answer by the table's default: "lepsza"
+    start(party)
+    hero1, _hero2, bandit = ids(party)
+    to_round_two(party)
+    rules = party.encounter.rules()
+    read = rules.command_from_dict
+    parsed: list[str] = []
+
+    def counted(data: Any) -> Any:
+        parsed.append(str(data.get("type")))
+        return read(data)
+
+    monkeypatch.setattr(rules, "command_from_dict", counted)
+    declared = services.run_command(
+        party.encounter.pk,
+        {"type": "declare_attack", "actor": hero1, "target": bandit, "weapon": "Szabla"},
+        viewer=party.viewer(party.p1),
+        now=T0,
+    )
+    assert declared.head is not None and declared.head > declared.seq  # the bandit answered
+    npc = EncounterEntry.objects.get(encounter=party.encounter, seq=declared.head)
+    assert npc.command_id == f"auto-{declared.seq}" and npc.user_id is None
+    assert parsed == ["declare_attack"]
+    assert state_of(party.encounter).prompts == ()
+    assert_replay_agrees(party)

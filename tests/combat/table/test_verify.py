@@ -6,17 +6,18 @@ The pages show each check to whoever may see the roll."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from combat import services, verify
+from combat import services, snapshots, verify
 from combat.models import Encounter, EncounterEntry
 from combat.rules.base import prompts_of
 from combat.services import Refused
@@ -566,3 +567,69 @@ def test_dice_the_rules_draw_but_no_line_shows_fail_the_check(
     assert not report.ok
     texts = [msgid % params for e in report.mismatches for msgid, params in e.problems]
     assert texts == ["Kości rzucone przez reguły, których żaden rzut dziennika nie pokazuje: 6."]
+
+
+# --- the order of a state's mappings ----------------------------------------------------------
+
+
+def reordered(data: Any) -> Any:
+    """The JSON with every object's keys in reverse order, as jsonb may hand them back."""
+    if isinstance(data, dict):
+        return {key: reordered(data[key]) for key in reversed(list(data))}
+    if isinstance(data, list):
+        return [reordered(item) for item in data]
+    return data
+
+
+def unsorted_mappings(value: Any, path: str = "state") -> list[str]:
+    """Where a typed state holds a mapping whose keys are not in sorted order."""
+    found: list[str] = []
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            found += unsorted_mappings(getattr(value, f.name), f"{path}.{f.name}")
+    elif isinstance(value, Mapping):
+        keys = [str(k) for k in value]
+        if keys != sorted(keys):
+            found.append(path)
+        for key, item in value.items():
+            found += unsorted_mappings(item, f"{path}.{key}")
+    elif isinstance(value, tuple | list):
+        for i, item in enumerate(value):
+            found += unsorted_mappings(item, f"{path}[{i}]")
+    return found
+
+
+def test_a_state_read_back_in_another_key_order_rolls_the_same_dice() -> None:
+    """PostgreSQL's jsonb hands an object's keys back in an order of its own: the server's
+    initiative, rolled for each combatant on a state read back so, still checks out against
+    the replay of the log (the codecs decode every mapping in sorted key order)."""
+    party = make_party()
+    pk = party.encounter.pk
+    stored = fresh(party.encounter).state
+    Encounter.objects.filter(pk=pk).update(state=reordered(stored))
+    snapshots.clear_cache()
+    started = run(party, {"type": "start_combat"})
+    run(party, {"type": "end_combat", "winner": "druzyna"})
+
+    report = verify.verify(fresh(party.encounter))
+    assert report.ok, [(e.seq, e.problems) for e in report.mismatches]
+    checked = report.entry(started)
+    assert checked is not None and len(checked.rolls) == 3
+    assert {r.status for r in checked.rolls} == {verify.OK}
+
+
+def test_the_states_of_a_fight_keep_their_mappings_in_sorted_key_order() -> None:
+    """The order the decode gives is the order the engine keeps: the head the append path
+    folded (new combatants, conditions, aims added on the way) and the replay of the log."""
+    party = make_party(with_combatants=False)
+    pk = party.encounter.pk
+    for character in (party.bandit, party.hero2, party.hero1):  # joined out of sorted order
+        services.add_combatants(pk, viewer=party.gm_viewer, characters=[character.pk])
+    hero1, _hero2, bandit = ids(party)
+    run(party, {"type": "start_combat"})
+    current = services.load_table(pk).state.current
+    run(party, attack(current, hero1 if current == bandit else bandit))
+    head = services.load_table(pk).state
+    assert list(head.combatants) == sorted(head.combatants)
+    assert unsorted_mappings(head) == []
+    assert unsorted_mappings(snapshots.replay_state(fresh(party.encounter))) == []

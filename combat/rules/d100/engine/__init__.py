@@ -19,6 +19,7 @@ from typing import Any
 
 from combat.rules import naming
 from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.codec import canonical
 from combat.rules.d100.commands import (
     AddCondition,
     Attack,
@@ -57,6 +58,7 @@ from combat.rules.d100.engine.evolve import evolve, replay
 from combat.rules.d100.engine.setup import new_encounter
 from combat.rules.d100.events import DeadlinesMoved, Event, HiddenSet, StatsRevealed
 from combat.rules.d100.state import EncounterState
+from combat.rules.memo import PerState
 
 __all__ = [
     "command_actor",
@@ -98,7 +100,18 @@ class _Probe:
 
 def refusal(state: EncounterState, command: Command) -> RuleViolation | None:
     """Why the rules would refuse `command` now, or None: decided on dice that are thrown
-    away (the panels' buttons and the NPCs' own play ask this)."""
+    away (the panels' buttons and the NPCs' own play ask this), once per state and command
+    (every viewer's panel asks of the same state)."""
+    try:
+        return _refusals.get(state, command, lambda: _probe(state, command))
+    except TypeError:  # a command holding a mapping cannot key the memo
+        return _probe(state, command)
+
+
+_refusals: PerState[RuleViolation | None] = PerState()
+
+
+def _probe(state: EncounterState, command: Command) -> RuleViolation | None:
     try:
         decide(state, command, _Probe())
     except RuleViolation as refused:
@@ -247,7 +260,7 @@ def needs_fresh_state(command: Command) -> bool:
 
 
 def join_command(combatant_data: Mapping[str, Any], now: float) -> Command:
-    return JoinCombat(combatant=dict(combatant_data), now=now)
+    return JoinCombat(combatant=canonical(combatant_data), now=now)
 
 
 def visibility_command(

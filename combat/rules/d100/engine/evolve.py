@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from functools import reduce
 
 from combat.rules import battlemap, naming
+from combat.rules.codec import with_key
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100.engine.space import GEOMETRY, METRES
 from combat.rules.d100.events import (
@@ -116,7 +117,7 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
         case TurnEnded(combatant=cid):
             return replace(_edit(state, cid, done=True), current=None)
         case Posted(post=post):
-            return replace(state, posts={**state.posts, post.actor: post})
+            return replace(state, posts=with_key(state.posts, post.actor, post))
         case PostingClosed():
             return replace(state, closed=True)
         case RestResolved(combatant=cid, healed=healed):

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from combat.rules.base import RuleViolation, SheetErrors, gettext_noop
+from combat.rules.codec import canonical
 from combat.rules.d100.commands import EndCombat, JoinCombat, SetOrder, SetPace, StartCombat
 from combat.rules.d100.engine.common import (
     combatant,
@@ -49,7 +50,7 @@ def combatant_from_dict(data: Mapping[str, Any], settings: D100Settings) -> Comb
         id=data["id"],
         name=data["name"],
         side=data["side"],
-        sheet=sheet,
+        sheet=canonical(sheet),  # as a replay decodes it (combat.rules.codec)
         max_pz=int(sheet["pz"]),
         pz=int(sheet["pz"]),
         controller=controller,

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from combat.rules.base import RNG, RuleViolation, gettext_noop
+from combat.rules.codec import canonical
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100 import crits as crit
 from combat.rules.d100.check import (
@@ -280,7 +281,7 @@ def make_summon(
         id=f"{caster.id}~{n}",
         name=str(data.get("name") or spell.get("name", "")),
         side=caster.side,
-        sheet=sheet,
+        sheet=canonical(sheet),  # as a replay decodes it (combat.rules.codec)
         max_pz=pz,
         pz=pz,
         controller=None if hostile else caster.controller,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from combat.rules import battlemap, naming
+from combat.rules.codec import with_key
 from combat.rules.eleora import conditions as cond
 from combat.rules.eleora import grid, health
 from combat.rules.eleora.events import (
@@ -119,14 +120,14 @@ def _evolve_effect(state: EncounterState, event: Event) -> EncounterState:
             return _moved(state, event)
         case AimTaken(actor=actor, target=target):
             c = state.get(actor)
-            return state.put(replace(c, aim={**c.aim, target: c.aim.get(target, 0) + 1}))
+            return state.put(replace(c, aim=with_key(c.aim, target, c.aim.get(target, 0) + 1)))
         case InitiativeChanged(combatant=who, initiative=value, order=order):
             return replace(state.update(who, initiative=value), order=order)
         case ReloadProgressed():
             return _reloaded(state, event)
         case SpellPartPrepared(actor=actor, spell=spell, parts=parts):
             c = state.get(actor)
-            return state.put(replace(c, spell_parts={**c.spell_parts, spell: parts}))
+            return state.put(replace(c, spell_parts=with_key(c.spell_parts, spell, parts)))
         case ReactionGained(actor=actor):
             return state.update(actor, reactions_left=state.get(actor).reactions_left + 1)
         case GuardRaised(actor=actor, bonus=bonus, shield=shield):
@@ -417,7 +418,7 @@ def _attack_declared(state: EncounterState, event: AttackDeclared) -> EncounterS
         c = replace(
             c,
             unloaded=c.unloaded | {weapon.name},
-            reload_progress={**c.reload_progress, weapon.name: 0},
+            reload_progress=with_key(c.reload_progress, weapon.name, 0),
         )
     state = state.put(c)
     prompts = state.prompts if event.prompt is None else (*state.prompts, event.prompt)

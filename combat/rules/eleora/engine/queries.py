@@ -29,6 +29,7 @@ from combat.rules.eleora.engine.common import (
 from combat.rules.eleora.prompts import NO_REACTION, REACTIONS, best_weapon, prompt_options
 from combat.rules.eleora.sheet import derive
 from combat.rules.eleora.state import UNARMED, Combatant, EncounterState, PendingAttack
+from combat.rules.memo import PerState
 from combat.rules.records import replace
 
 Probe = Callable[[EncounterState, Combatant], None]
@@ -120,12 +121,20 @@ END_TURN = gettext_noop("Koniec tury")
 
 
 def legal_actions(state: EncounterState, actor_id: str) -> list[LegalAction]:
-    """Every action and reaction with whether it is available now, and why not."""
+    """Every action and reaction with whether it is available now, and why not (worked out
+    once per state and actor: every viewer's turn and seat panels ask of the same state)."""
+    return list(_legal.get(state, actor_id, lambda: _legal_actions(state, actor_id)))
+
+
+_legal: PerState[tuple[LegalAction, ...]] = PerState()
+
+
+def _legal_actions(state: EncounterState, actor_id: str) -> tuple[LegalAction, ...]:
     c = state.get(actor_id)
     result = [_action(state, c, key, label, probe) for key, label, probe in ACTIONS]
     result.append(_end_turn(state, c))
     result += _reactions(state, c)
-    return result
+    return tuple(result)
 
 
 def _action(

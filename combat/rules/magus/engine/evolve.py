@@ -7,6 +7,7 @@ from functools import reduce
 
 from combat.rules import battlemap as bm
 from combat.rules import naming
+from combat.rules.codec import with_key
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus import recovery
@@ -132,7 +133,7 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             state = replace(state, stage="running", combatants=fighting)
             for cid in surprised:
                 c = state.get(cid)
-                state = _edit(state, cid, conditions={**c.conditions, cond.ZASKOCZONY: 1})
+                state = _edit(state, cid, conditions=with_key(c.conditions, cond.ZASKOCZONY, 1))
             return state
         case CombatEnded(winner=winner):
             rest = {
@@ -149,7 +150,7 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             )
         case ConditionAdded(target=target, condition=key, rounds=until):
             c = state.get(target)
-            conditions = {**c.conditions, key: until}
+            conditions = with_key(c.conditions, key, until)
             if key == cond.KRWOTOK and not event.by_gm:
                 # „w każdej kolejnej rundzie”: blood loss from the round after the hit's
                 return _edit(state, target, conditions=conditions, bleeds_from=state.round + 1)
@@ -293,7 +294,7 @@ def _fall(state: EncounterState, rider: str, damage: int) -> EncounterState:
     """A rider falls from its mount: the fall's damage, Powalony on the ground."""
     state = _unmount(state, rider)
     c = state.get(rider)
-    conditions = {**c.conditions, cond.POWALONY: 0}
+    conditions = with_key(c.conditions, cond.POWALONY, 0)
     return _edit(state, rider, damage=c.damage + damage, conditions=conditions)
 
 

@@ -399,3 +399,32 @@ def test_preview_odds_of_an_attack() -> None:
     with pytest.raises(RuleViolation, match="Nie twoja tura"):
         RULESET.preview_odds(t.state, Attack(actor="ork", target="ala", weapon="Miecz"))
     assert of([], object) == []
+
+
+def test_every_viewers_panel_of_one_state_probes_each_button_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The GM's page and the player's ask the same entry's state for the same actor's turn
+    panel: the rules probe each of its buttons (a decide on thrown-away dice) once."""
+    t = Table(fighter("ala", "a", "u1"), fighter("ork", "b"))
+    t.do(StartCombat())
+    t.do(Declare(actor="ala"))
+    t.do(Declare(actor="ork"))
+    to_act(t)
+    everyone = frozenset({"ala", "ork"})
+    probed: list[Any] = []
+    decide = engine.decide
+
+    def counted(state: Any, command: Any, rng: Any) -> Any:
+        probed.append(command)
+        return decide(state, command, rng)
+
+    monkeypatch.setattr(engine, "decide", counted)
+    players = RULESET.turn_panel(t.state, "ala", everyone)
+    buttons = len(probed)
+    gms = RULESET.turn_panel(t.state, "ala", everyone)
+    assert buttons > 3 and len(probed) == buttons
+    assert gms["actions"] == players["actions"] and gms["commands"] == players["commands"]
+    t.do(Move(actor="ala", metres=2))  # the next entry's state is probed anew
+    RULESET.turn_panel(t.state, "ala", everyone)
+    assert len(probed) > buttons

@@ -91,6 +91,7 @@ class Live:
     def __init__(self) -> None:
         self.sockets: defaultdict[int, set[Any]] = defaultdict(set)
         self.rendering: dict[int, int] = {}  # table -> the seq its shared push renders now
+        self.newest: dict[int, int] = {}  # table -> the newest seq this process heard of
         self.timers: dict[int, asyncio.TimerHandle] = {}  # one expiry timer per table
         self.hub = Hub(self.sockets)
         self.watch = Watch(self.sockets, self.catch_up, self.hub.rejoin)
@@ -111,11 +112,15 @@ class Live:
             sockets.discard(socket)
             if not sockets:
                 del self.sockets[pk]
+                self.newest.pop(pk, None)
         await self.hub.leave(pk, socket)
 
     async def push_all(self, pk: int, seq: int) -> None:
         """Bring every socket of this process that shows table `pk` to `seq` (or later) with
-        one call of the pool: a hop per socket cost more than the rendering it carried."""
+        one call of the pool: a hop per socket cost more than the rendering it carried.
+        Behind on its work (a busy process), it renders the newest seq it has heard of when
+        the pool gets to it: the entries between are never rendered, the sockets skip them."""
+        self.newest[pk] = max(seq, self.newest.get(pk, -1))
         if self.rendering.get(pk, -1) >= seq:
             return  # a push of this seq (or a later one) to every socket is under way
         behind = [socket for socket in self.of(pk) if socket.seq < seq]
@@ -131,8 +136,14 @@ class Live:
     async def send_all(self, pk: int, hint: int | None, sockets: list[Any], *, force: bool) -> None:
         """Render the table once for these sockets and send each its push (`force`: even to
         those already at its seq: something outside the log changed)."""
-        rendered = await in_pool(render)(pk, hint, sockets, force=force)
-        await self.deliver(pk, sockets, rendered, force=force)
+
+        def newest() -> tuple[list[Any], list[Rendered]]:
+            still = [s for s in sockets if s in self.of(pk)]  # not those closed meanwhile
+            latest = max(hint, self.newest.get(pk, -1)) if hint is not None else None
+            return still, (render(pk, latest, still, force=force) if still else [])
+
+        still, rendered = await in_pool(newest)()
+        await self.deliver(pk, still, rendered, force=force)
 
     async def deliver(
         self,

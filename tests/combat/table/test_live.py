@@ -1,0 +1,118 @@
+"""The process's live tables under load (combat/live.py): a push that the pool reaches late
+renders the newest entry the process has heard of, and a socket closed meanwhile costs no
+work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from combat import fragments, live, services
+from combat.access import Viewer
+from tests.combat.table.helpers import Party, make_party, start
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@dataclass(eq=False)
+class Socket:
+    """What `combat.live.Live` needs of a socket; it keeps every push it is sent."""
+
+    encounter_id: int
+    viewer: Viewer
+    language: str = "pl"
+    seq: int = -1
+    sent: Any = None
+    shown: dict[str, Any] = field(default_factory=dict)
+    channel_name: str = "test!"
+    pushed: list[int] = field(default_factory=list)
+
+    async def deliver(self, rendered: live.Rendered, *, force: bool, ack: str | None) -> None:
+        if rendered.seq > self.seq or force:
+            self.seq, self.sent, self.shown = rendered.seq, rendered.tree, rendered.shown
+            self.pushed.append(rendered.seq)
+
+    async def close(self, code: int | None = None) -> None:
+        pass
+
+
+async def ready() -> tuple[Party, int]:
+    def build() -> tuple[Party, int]:
+        party = make_party()
+        start(party)
+        return party, services.load_table(party.encounter.pk).seq
+
+    return await database_sync_to_async(build)()
+
+
+async def roll(party: Party) -> int:
+    gm_roll = {"type": "gm_roll", "dice": 1, "label": "Próba", "secret": False}
+
+    def run() -> int:
+        services.run_command(party.encounter.pk, gm_roll, viewer=party.gm_viewer)
+        return services.load_table(party.encounter.pk).seq
+
+    return await database_sync_to_async(run)()
+
+
+async def test_a_late_push_renders_the_newest_entry_heard_of_and_skips_those_between(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    party, seq = await ready()
+    table = live.Live()
+    monkeypatch.setattr(table.hub, "join", _nothing)  # no channel layer: one process alone
+    monkeypatch.setattr(table.hub, "leave", _nothing)
+    gm = Socket(party.encounter.pk, party.gm_viewer)
+    await table.open(gm)
+    await table.push_all(party.encounter.pk, seq)
+    assert gm.pushed == [seq]
+    rendered: list[int] = []
+    real = live.render
+
+    def counting(pk: int, hint: int | None, sockets: list[Any], **kw: Any) -> Any:
+        rendered.append(hint or -1)
+        return real(pk, hint, sockets, **kw)
+
+    monkeypatch.setattr(live, "render", counting)
+    first, second = await roll(party), await roll(party)
+    table.newest[party.encounter.pk] = second  # heard of both before the pool got to the first
+    await table.push_all(party.encounter.pk, first)
+    assert rendered == [second] and gm.pushed == [seq, second]  # `first` never rendered
+    await table.push_all(party.encounter.pk, second)
+    assert rendered == [second]  # already there: nothing to do
+    await table.close(gm)
+
+
+async def test_a_socket_closed_before_the_pool_gets_to_it_costs_no_render(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    party, seq = await ready()
+    table = live.Live()
+    monkeypatch.setattr(table.hub, "join", _nothing)
+    monkeypatch.setattr(table.hub, "leave", _nothing)
+    gm, p1 = (
+        Socket(party.encounter.pk, party.gm_viewer),
+        Socket(party.encounter.pk, party.viewer(party.p1)),
+    )
+    for socket in (gm, p1):
+        await table.open(socket)
+    await table.push_all(party.encounter.pk, seq)
+    views: list[Viewer] = []
+    real = fragments.View.__init__
+
+    def counting(self: Any, t: Any, viewer: Viewer, **kw: Any) -> None:
+        views.append(viewer)
+        real(self, t, viewer, **kw)
+
+    monkeypatch.setattr(fragments.View, "__init__", counting)
+    moved = await roll(party)
+    await table.close(p1)  # the tab went away while the entry waited for the pool
+    await table.send_all(party.encounter.pk, moved, [gm, p1], force=False)
+    assert views == [party.gm_viewer] and p1.pushed == [seq] and gm.pushed == [seq, moved]
+
+
+async def _nothing(*_args: Any) -> None:
+    return None

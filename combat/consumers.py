@@ -147,7 +147,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         before it (`snapshots.advance`: a few events folded, here on the loop)."""
         pk = self.encounter_id
         if event.get("force"):
-            roster.forget()  # the GM's pages may have changed it
+            if event.get("roster"):
+                roster.forget()  # a GM's page changed the campaign's characters or creatures
             await live.send_all(pk, None, list(live.of(pk)), force=True)
         else:
             seq = int(event.get("seq", 0))

@@ -7,7 +7,8 @@ The messages (group messages of the table, handled by `TableConsumer.table_<type
 - "table.changed": the log reached `seq`. For an entry appended, `entry` carries it as
   stored (`entry_of`), so a process that holds the head before it builds the new head
   without reading the database (`snapshots.advance`); `force`: something outside the log
-  changed (an NPC policy, the rosters), render again anyway.
+  changed (an NPC policy; `roster`: the campaign's characters or creatures), render again
+  anyway.
 - "table.access": a user left the campaign; their sockets check and close.
 The events carry what the GM's eyes see too (hidden stats, GM rolls): the message goes to the
 server processes only, and each renders for its viewers what they may see.
@@ -32,10 +33,17 @@ def register(sender: Sender | None) -> Sender | None:
 
 
 def table_changed(
-    encounter_id: int, seq: int, *, entry: Mapping[str, Any] | None = None, force: bool = False
+    encounter_id: int,
+    seq: int,
+    *,
+    entry: Mapping[str, Any] | None = None,
+    force: bool = False,
+    roster: bool = False,
 ) -> None:
     """Tell every process showing the table that its log reached `seq` (with its `entry`)."""
-    message: Message = {"type": "table.changed", "seq": seq, "force": force}
+    message: Message = {"type": "table.changed", "seq": seq, "force": force or roster}
+    if roster:
+        message["roster"] = True
     if entry is not None:
         message["entry"] = dict(entry)
     _send(encounter_id, message)

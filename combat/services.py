@@ -781,12 +781,18 @@ def _duplicate(encounter_id: int, command_id: str | None) -> Appended | None:
 
 
 def publish(
-    encounter_id: int, seq: int, *, entry: Mapping[str, Any] | None = None, force: bool = False
+    encounter_id: int,
+    seq: int,
+    *,
+    entry: Mapping[str, Any] | None = None,
+    force: bool = False,
+    roster: bool = False,
 ) -> None:
     """Tell every socket of the table (in every process) that the log reached `seq`, with the
     `entry` appended (`publishing.entry_of`); `force`: something outside the log changed (an
-    NPC policy), render again anyway. Call after commit."""
-    publishing.table_changed(encounter_id, seq, entry=entry, force=force)
+    NPC policy; `roster`: the campaign's characters or creatures), render again anyway. Call
+    after commit."""
+    publishing.table_changed(encounter_id, seq, entry=entry, force=force, roster=roster)
 
 
 def _fold_with_lines(
@@ -865,4 +871,4 @@ def roster_changed(*, campaign_id: int | None, ruleset: str = "") -> None:
     else:
         tables = tables.filter(campaign_id=campaign_id)
     for pk, seq in tables.values_list("pk", "seq"):
-        publish(pk, seq, force=True)
+        publish(pk, seq, roster=True)

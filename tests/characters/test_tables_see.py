@@ -38,11 +38,11 @@ def campaign() -> Campaign:
 
 @pytest.fixture
 def pushed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, bool]]:
-    """Every (table, seq, force) published to the tables' sockets."""
+    """Every (table, seq, roster changed) published to the tables' sockets."""
     calls: list[tuple[int, int, bool]] = []
 
-    def publish(encounter_id: int, seq: int, *, force: bool = False) -> None:
-        calls.append((encounter_id, seq, force))
+    def publish(encounter_id: int, seq: int, *, roster: bool = False) -> None:
+        calls.append((encounter_id, seq, roster))
 
     monkeypatch.setattr(tables, "publish", publish)
     return calls

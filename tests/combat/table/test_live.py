@@ -116,3 +116,17 @@ async def test_a_socket_closed_before_the_pool_gets_to_it_costs_no_render(
 
 async def _nothing(*_args: Any) -> None:
     return None
+
+
+async def test_an_npc_setting_keeps_the_rosters_read_and_only_a_roster_change_drops_them() -> None:
+    """A forced push for an NPC's settings (the GM marks it to play itself) re-renders the
+    table; it does not make every table of the process read its campaign's roster again."""
+    from combat import consumers, roster
+
+    roster._read[(987654, "eleora")] = ([], [])
+    socket = consumers.TableConsumer()
+    socket.encounter_id = 987654  # a table with no socket in this process: nothing to render
+    await socket.table_changed({"type": "table.changed", "seq": 3, "force": True})
+    assert (987654, "eleora") in roster._read
+    await socket.table_changed({"type": "table.changed", "seq": 3, "force": True, "roster": True})
+    assert (987654, "eleora") not in roster._read

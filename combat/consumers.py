@@ -101,6 +101,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         # its result for all of them, so they need not wait for the fan-out (it finds them
         # current) and the pool is entered once per command, not once per socket.
         sockets = [self, *(s for s in live.of(self.encounter_id) if s is not self)]
+        self.claimed: int | None = None
+        try:
+            await self.run(message, sockets)
+        finally:  # delivered (or failed): a later fan-out of that seq may render it
+            live.release(self.encounter_id, self.claimed)
+
+    async def run(self, message: protocol.Message, sockets: list[Any]) -> None:
+        """Run a message on the pool and send what came of it."""
         try:
             answer = await in_pool(self.handle)(message, sockets)
         except Forbidden:
@@ -180,6 +188,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             result = _dispatch(self.encounter_id, viewer, message)
         if isinstance(result, str):
             return result
+        if result is not None:  # the fan-out of this seq finds it rendered here: no second one
+            self.claimed = live.claim(self.encounter_id, result)
         return render(self.encounter_id, result, sockets if result is not None else [self])
 
     async def push(self, *, whole: bool = False, ack: str | None = None) -> None:

@@ -133,6 +133,17 @@ class Live:
             if self.rendering.get(pk) == seq:
                 del self.rendering[pk]
 
+    def claim(self, pk: int, seq: int) -> int:
+        """A command's own hop renders `seq` for every socket of the table here (called on
+        the pool): the fan-out of that seq, heard meanwhile, renders nothing again."""
+        self.rendering[pk] = max(seq, self.rendering.get(pk, -1))
+        return seq
+
+    def release(self, pk: int, seq: int | None) -> None:
+        """The hop that claimed `seq` has delivered (or failed)."""
+        if seq is not None and self.rendering.get(pk) == seq:
+            del self.rendering[pk]
+
     async def send_all(self, pk: int, hint: int | None, sockets: list[Any], *, force: bool) -> None:
         """Render the table once for these sockets and send each its push (`force`: even to
         those already at its seq: something outside the log changed)."""

@@ -130,3 +130,22 @@ async def test_an_npc_setting_keeps_the_rosters_read_and_only_a_roster_change_dr
     assert (987654, "eleora") in roster._read
     await socket.table_changed({"type": "table.changed", "seq": 3, "force": True, "roster": True})
     assert (987654, "eleora") not in roster._read
+
+
+async def test_the_fan_out_of_a_seq_a_commands_own_hop_renders_renders_nothing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    party, seq = await ready()
+    table = live.Live()
+    monkeypatch.setattr(table.hub, "join", _nothing)
+    monkeypatch.setattr(table.hub, "leave", _nothing)
+    gm = Socket(party.encounter.pk, party.gm_viewer)
+    await table.open(gm)
+    await table.push_all(party.encounter.pk, seq)
+    moved = await roll(party)
+    claimed = table.claim(party.encounter.pk, moved)  # the command's hop renders `moved`…
+    await table.push_all(party.encounter.pk, moved)  # …when its fan-out comes back
+    assert gm.pushed == [seq]  # nothing rendered or sent by the fan-out
+    table.release(party.encounter.pk, claimed)  # the hop failed to deliver: the next one does
+    await table.push_all(party.encounter.pk, moved)
+    assert gm.pushed == [seq, moved]

@@ -552,7 +552,23 @@ class View:
 
     @cached_property
     def log(self) -> list[LogItem]:
-        return log_items(self.table, self.viewer)
+        """`log_items`, each entry worked out once per audience and language while it stays as
+        it is (the same lines, undone or not): after an action only the new entry is."""
+        seen, track, pk = self.sight, tracks.of(self.table.pk), self.table.pk
+        items = []
+        for entry in reversed(self.table.log):
+
+            def current(kept: LogItem, entry: LogEntry = entry) -> bool:
+                was = kept.entry
+                return was.lines is entry.lines and (was.undone, was.undo_to) == (
+                    entry.undone, entry.undo_to
+                )  # fmt: skip
+
+            key = ("log", entry.seq, seen.gm, seen.seen, seen.public, get_language())
+            item = track.record(key, current, lambda e=entry: LogItem(pk, e, seen))  # type: ignore[misc]
+            if item.visible:
+                items.append(item)
+        return items
 
     @cached_property
     def log_by_id(self) -> dict[str, LogItem]:

@@ -16,12 +16,14 @@ the live pipeline (`python -m scripts.bench.caches` measures it).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from threading import Lock
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 TABLES = 512  # tables whose records a process keeps (those with open sockets, and pages)
+RECORDS = 1024  # a table's records kept beside the HTML (its log entries, per audience)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +74,23 @@ class Track:
     def __init__(self) -> None:
         self._parts: dict[tuple[Any, ...], _Kept] = {}
         self._items: dict[tuple[Any, ...], dict[tuple[str, bool], _Kept]] = {}
+        self._records: dict[Hashable, Any] = {}
         self._lock = Lock()
+
+    def record(self, key: Hashable, current: Callable[[Any], bool], make: Callable[[], T]) -> T:
+        """A record worked out from the table's data that does not change from entry to entry
+        (a log entry as one audience sees it): the one kept under `key` while `current` says
+        it still is, else `make()`."""
+        with self._lock:
+            found = self._records.get(key)
+        if found is not None and current(found):
+            return cast(T, found)
+        made = make()
+        with self._lock:
+            if len(self._records) > RECORDS:
+                self._records.clear()  # the log's window moved on far: start again
+            self._records[key] = made
+        return made
 
     def region(self, part: Part, language: str, render: Renderer) -> str:
         """The part's HTML whole (a list's items from their own records)."""

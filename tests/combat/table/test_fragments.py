@@ -111,6 +111,9 @@ def test_a_region_is_rendered_in_each_viewers_language() -> None:
         english = fragments.render_one(table, me, "table-log")
     assert "Dziennik walki" in polish and "Combat log" in english
     assert "Dziennik walki" not in english
+    # The entries too: each language's records of them are its own.
+    assert "Do walki dołącza" in polish and "Joins the fight" not in polish
+    assert "Joins the fight" in english and "Do walki dołącza" not in english
 
 
 def test_a_page_load_reads_the_campaigns_roster_anew() -> None:

@@ -40,3 +40,36 @@ class PerState(Generic[T]):
                     self._states.popitem(last=False)
             held[1][key] = value
         return value
+
+
+class _Probe:
+    """The dice of a legality probe (its events are dropped): every die shows its lowest."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+
+E = TypeVar("E", bound=Exception)
+
+
+class Refusals(Generic[E]):
+    """`refusals(state, command)`: why the rules' `decide` would refuse `command` now, or None,
+    decided on dice that are thrown away (the panels' buttons and the NPCs' own play ask
+    this), once per state and command (every viewer's panel asks of the same state)."""
+
+    def __init__(self, decide: Callable[[Any, Any, Any], object], refused: type[E]) -> None:
+        self.decide, self.refused = decide, refused
+        self._memo: PerState[E | None] = PerState()
+
+    def __call__(self, state: Any, command: Any) -> E | None:
+        try:
+            return self._memo.get(state, command, lambda: self._probe(state, command))
+        except TypeError:  # a command holding a mapping cannot key the memo
+            return self._probe(state, command)
+
+    def _probe(self, state: Any, command: Any) -> E | None:
+        try:
+            self.decide(state, command, _Probe())
+        except self.refused as refused:
+            return refused
+        return None

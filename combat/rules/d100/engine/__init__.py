@@ -58,7 +58,7 @@ from combat.rules.d100.engine.evolve import evolve, replay
 from combat.rules.d100.engine.setup import new_encounter
 from combat.rules.d100.events import DeadlinesMoved, Event, HiddenSet, StatsRevealed
 from combat.rules.d100.state import EncounterState
-from combat.rules.memo import PerState
+from combat.rules.memo import Refusals
 
 __all__ = [
     "command_actor",
@@ -91,32 +91,7 @@ def decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:
     return events + flow.progress(replay(state, events), rng, command.now)
 
 
-class _Probe:
-    """The dice of a legality probe (its events are dropped): every die shows its lowest."""
-
-    def randint(self, a: int, b: int) -> int:
-        return a
-
-
-def refusal(state: EncounterState, command: Command) -> RuleViolation | None:
-    """Why the rules would refuse `command` now, or None: decided on dice that are thrown
-    away (the panels' buttons and the NPCs' own play ask this), once per state and command
-    (every viewer's panel asks of the same state)."""
-    try:
-        return _refusals.get(state, command, lambda: _probe(state, command))
-    except TypeError:  # a command holding a mapping cannot key the memo
-        return _probe(state, command)
-
-
-_refusals: PerState[RuleViolation | None] = PerState()
-
-
-def _probe(state: EncounterState, command: Command) -> RuleViolation | None:
-    try:
-        decide(state, command, _Probe())
-    except RuleViolation as refused:
-        return refused
-    return None
+refusal = Refusals(lambda s, c, rng: decide(s, c, rng), RuleViolation)  # why refused, or None
 
 
 def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  # noqa: C901

@@ -192,11 +192,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.claimed = live.claim(self.encounter_id, result)
         return render(self.encounter_id, result, sockets if result is not None else [self])
 
-    async def push(self, *, whole: bool = False, ack: str | None = None) -> None:
+    async def push(
+        self, *, whole: bool = False, force: bool = False, ack: str | None = None
+    ) -> None:
         """Send the table at its head to this socket alone: what changed since its last push
-        (everything when `whole`)."""
-        (rendered,) = await in_pool(render)(self.encounter_id, None, [self], whole=whole)
-        await self.deliver(rendered, force=whole, ack=ack)
+        (everything when `whole`; `force`: even at the seq it shows, something outside the
+        log changed)."""
+        pk = self.encounter_id
+        (rendered,) = await in_pool(render)(pk, None, [self], whole=whole, force=force)
+        await self.deliver(rendered, force=whole or force, ack=ack)
 
     async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None:
         """Send what changed since this socket's last push, always with the seq, so the page
@@ -208,7 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=json.dumps({"t": "ack", "ack": ack, "seq": self.seq}))
             return
         if rendered.before is not None and rendered.before is not self.sent:
-            await self.push(ack=ack)
+            await self.push(force=force, ack=ack)
             return
         self.seq, self.sent, self.shown = rendered.seq, rendered.tree, rendered.shown
         payload = {"t": "swap", "seq": rendered.seq, "html": rendered.html, "now": clock.now()}

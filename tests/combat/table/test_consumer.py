@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
 from characters import services as characters_services
-from combat import consumers, protocol
+from combat import consumers, live, protocol
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from tests.characters.helpers import make_user
@@ -380,6 +380,35 @@ async def test_an_npc_policy_change_is_pushed_though_the_log_did_not_move() -> N
     assert '<option value="unik" selected>' in view["html"]
     await gm.disconnect()
     await other_gm_tab.disconnect()
+
+
+async def test_an_npc_setting_crossed_by_another_push_still_reaches_the_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The forced push of an NPC's settings, worked out against records that another push to
+    the socket replaced before it was delivered, is worked out again and still sent (it was
+    dropped: the second try was not forced, and the socket was already at the seq)."""
+    party = await ready_party()
+    gm = await open_socket(party, party.gm)
+    await receive(gm)
+    (socket,) = consumers.live.of(party.encounter.pk)
+    real = live.render
+
+    def crossed(*args: Any, **kwargs: Any) -> list[live.Rendered]:
+        rendered = real(*args, **kwargs)
+        if kwargs.get("force"):  # another push reaches the socket before this one does
+            socket.sent = dict(socket.sent)
+        return rendered
+
+    monkeypatch.setattr(live, "render", crossed)
+    bandit, seq = f"c{party.bandit.pk}", await head(party)
+    await gm.send_to(
+        text_data=json.dumps({"type": "policy", "combatant": bandit, "policy": "unik"})
+    )
+    view = await receive_until(gm, lambda m: m.get("t") == "swap")
+    assert '<option value="unik" selected>' in view["html"]
+    assert view["seq"] == seq == await head(party)  # the log did not move
+    await gm.disconnect()
 
 
 async def test_a_player_removed_from_the_campaign_is_cut_off_at_the_next_message() -> None:

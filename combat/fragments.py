@@ -36,7 +36,6 @@ from combat.rules import battlemap
 from combat.rules.base import (
     MapSpec,
     OddsOption,
-    Panel,
     PromptView,
     RuleViolation,
     SeatView,
@@ -108,7 +107,7 @@ class PromptCard:
     mine: bool
     odds: Mapping[str, OddsOption] = field(default_factory=dict)
     answers: dict[str, Any] = field(default_factory=dict)
-    panel: Panel = None  # the ruleset's prompt partial
+    panel: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's prompt partial
 
 
 def _option_labels(prompt: PromptView) -> list[tuple[str, str]]:
@@ -485,7 +484,7 @@ class View:
         return [r for r in self.rows if r.id in waiting]
 
     @cached_property
-    def turn_panels(self) -> list[tuple[Row, Panel]]:
+    def turn_panels(self) -> list[tuple[Row, Mapping[str, Any]]]:
         """The ruleset's turn partial for each seat this viewer acts for now: the current one
         in the fight, those acting all at once (declarations), their own before the fight
         (rolling initiative)."""
@@ -510,12 +509,12 @@ class View:
         return any(self.sight.prompt(p, self.view) for p in prompts.open_prompts(self.table.state))
 
     @cached_property
-    def seat_panels(self) -> dict[str, Panel]:
+    def seat_panels(self) -> dict[str, Mapping[str, Any]]:
         seen = self.sight.seen
         return {r.id: self.rules.seat_panel(self.table.state, r.id, seen) for r in self.mine}
 
     @cached_property
-    def gm_seat_panels(self) -> dict[str, Panel]:
+    def gm_seat_panels(self) -> dict[str, Mapping[str, Any]]:
         if not self.viewer.is_gm:
             return {}
         return {r.id: self.rules.gm_seat_panel(self.table.state, r.id) for r in self.rows}
@@ -536,8 +535,8 @@ class View:
         }
 
     @cached_property
-    def gm_panel(self) -> Panel:
-        return self.rules.gm_panel(self.table.state) if self.viewer.is_gm else None
+    def gm_panel(self) -> Mapping[str, Any]:
+        return self.rules.gm_panel(self.table.state) if self.viewer.is_gm else {}
 
     @cached_property
     def sides(self) -> tuple[str, ...]:

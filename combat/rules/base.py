@@ -13,7 +13,7 @@ This module imports nothing of the project at run time: the rulesets import it, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
@@ -111,6 +111,45 @@ def is_text(value: Any) -> bool:
         and isinstance(value[0], str)
         and isinstance(value[1], Mapping)
     )
+
+
+def frozen(value: Any) -> Any:
+    """`value` made hashable and compared by value: a dict becomes `Fields`, a list or a
+    tuple a tuple of frozen values; anything else is kept as it is."""
+    if isinstance(value, Mapping):
+        return value if isinstance(value, Fields) else Fields(value)
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+class Fields(Mapping[str, Any]):
+    """A read-only mapping that hashes and compares by value, in its given order: what a
+    panel record holds where its partial reads keys (a command's fields, say)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        self._items = {key: frozen(value) for key, value in pairs}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and self._items == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"Fields({self._items!r})"
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ def command_fields(command: Mapping[str, Any]) -> str:
         if isinstance(value, str):
             rows.append((f"c.{name}", value, ""))
         else:
-            rows.append((f"c.{name}", json.dumps(value), "data-json"))
+            rows.append((f"c.{name}", json.dumps(value, default=dict), "data-json"))
     return format_html_join(
         "", '<input type="hidden" name="{}" value="{}" {}>', ((n, v, j) for n, v, j in rows)
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from combat.rules.base import RuleViolation, autoplay_of
+from combat.rules.base import Fields, RuleViolation, autoplay_of
 from combat.rules.eleora import RULESET, narrate
 from combat.rules.eleora.commands import (
     DeclareAttack,
@@ -19,7 +19,7 @@ from combat.rules.eleora.events import DeadlinesMoved, InitiativeRolled, TurnEnd
 from combat.rules.eleora.forms import NPC_POLICY_CHOICES
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.state import EncounterState
-from combat.rules.eleora.table import table_view, turn_panel
+from combat.rules.eleora.table import WeaponChoice, table_view, turn_panel
 from combat.rules.records import replace
 from tests.combat.rules.engine_kit import (
     LUK,
@@ -66,29 +66,30 @@ def test_the_attack_form_says_which_weapons_may_attack_now_and_why_not() -> None
     state = state.put(
         replace(state.get("ala"), weapons_used=("Szabla",), unloaded=frozenset({"Łuk"}))
     )
-    weapons = {w["key"]: w for w in turn_panel(state, "ala", frozenset({"ala", "wilk"}))["weapons"]}
+    panel = turn_panel(state, "ala", frozenset({"ala", "wilk"}))
+    weapons = {w.key: w for w in panel.weapons}
     assert list(weapons) == ["Szabla", "Łuk", "wrecz"]
-    assert weapons["Szabla"]["available"] is False
-    assert weapons["Szabla"]["reason_template"].startswith("Tą bronią (%(name)s) już atakowano")
-    assert weapons["Łuk"]["reason"] == "Broń „Łuk” nie jest naładowana: potrzebne Przeładowanie."
-    assert weapons["wrecz"] == {
-        "key": "wrecz",
-        "name": "bez broni",
-        "name_template": "bez broni",
-        "damage": 2,
-        "available": True,
-        "reason": "",
-        "reason_template": "",
-        "reason_params": {},
-    }
+    assert weapons["Szabla"].available is False
+    assert weapons["Szabla"].reason_template.startswith("Tą bronią (%(name)s) już atakowano")
+    assert weapons["Łuk"].reason == "Broń „Łuk” nie jest naładowana: potrzebne Przeładowanie."
+    assert weapons["wrecz"] == WeaponChoice(
+        key="wrecz",
+        name="bez broni",
+        name_template="bez broni",
+        damage=2,
+        available=True,
+        reason="",
+        reason_template="",
+        reason_params=Fields({}),
+    )
 
 
 def test_a_melee_weapon_out_of_reach_is_unavailable() -> None:
     archer = make_combatant("ala", position=(0, 0))
     wolf = make_combatant("wilk", "foes", position=(5, 5))
     state = begin(make_state(archer, wolf), ["ala", "wilk"])
-    (szabla, _hands) = turn_panel(state, "ala", frozenset({"ala", "wilk"}))["weapons"]
-    assert szabla["available"] is False and szabla["reason_params"] == {"name": "Wilk"}
+    (szabla, _hands) = turn_panel(state, "ala", frozenset({"ala", "wilk"})).weapons
+    assert szabla.available is False and szabla.reason_params == {"name": "Wilk"}
 
 
 def test_koniec_tury_comes_by_itself_when_no_action_is_left() -> None:

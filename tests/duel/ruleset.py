@@ -153,16 +153,20 @@ class DuelRuleset:
     def describe(self, state: Duel, event: Event) -> LogLine | None:
         return table.describe(state, event)
 
-    def turn_panel(self, state: Duel, actor_id: str, visible: frozenset[str]) -> dict[str, Any]:
+    def turn_panel(
+        self, state: Duel, actor_id: str, visible: frozenset[str]
+    ) -> table.TurnPanel | None:
         return table.turn_panel(state, actor_id, visible)
 
-    def seat_panel(self, state: Duel, seat_id: str, visible: frozenset[str]) -> dict[str, Any]:
+    def seat_panel(
+        self, state: Duel, seat_id: str, visible: frozenset[str]
+    ) -> table.SeatPanel | None:
         return table.seat_panel(state, seat_id, visible)
 
-    def gm_panel(self, state: Duel) -> dict[str, Any]:
+    def gm_panel(self, state: Duel) -> table.GMPanel | None:
         return table.gm_panel(state)
 
-    def gm_seat_panel(self, state: Duel, seat_id: str) -> dict[str, Any]:
+    def gm_seat_panel(self, state: Duel, seat_id: str) -> table.GMSeatPanel | None:
         return table.gm_seat_panel(state, seat_id)
 
     # --- Prompts ------------------------------------------------------------------------------
@@ -173,7 +177,7 @@ class DuelRuleset:
     def prompt_command(self, state: Duel, prompt_id: str, option: str, now: float = 0.0) -> Command:
         return table.prompt_command(state, prompt_id, option, now)
 
-    def prompt_panel(self, state: Duel, prompt_id: str) -> dict[str, Any]:
+    def prompt_panel(self, state: Duel, prompt_id: str) -> table.PromptPanel | None:
         return table.prompt_panel(state, prompt_id)
 
     def reaction_policies(self) -> list[tuple[str, str]]:

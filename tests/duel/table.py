@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules import battlemap
@@ -145,21 +146,75 @@ def health(f: Fighter) -> HealthView:
 
 
 # --- the partials -----------------------------------------------------------------------------
+# Each panel is a frozen record of plain values: all its partial reads of the fight.
 
 
-def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A fighter as a form lists it."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPanel:
+    """Before and after the fight only `stage` and `actor`; in it, whether the actor may attack
+    (whom) or end its turn, and why not (`why`: a key the partial words)."""
+
+    stage: str
+    actor: Ref
+    my_turn: bool = False
+    can_attack: bool = False
+    can_end: bool = False
+    why: str = ""
+    waiting_for: str | None = None
+    targets: tuple[Ref, ...] = ()
+    hit_chance: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPanel:
+    atak: int
+    obrona: int
+    parry: int
+    hit_chance: int
+    weapon_bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class GMPanel:
+    stage: str
+    can_start: bool
+    can_end: bool
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GMSeatPanel:
+    id: str
+    life: int
+    maximum: int
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PromptPanel:
+    threshold: int
+
+
+def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> TurnPanel:
     """Before the fight: nothing to do. In the fight: whether `actor_id` may attack (whom)
     or end its turn, and why not (`why`: a key the partial words)."""
     actor = state.fighters[actor_id]
-    panel: dict[str, Any] = {"stage": STAGES[state.stage], "actor": _ref(actor)}
     if state.stage != "fight":
-        return panel
+        return TurnPanel(stage=STAGES[state.stage], actor=_ref(actor))
     mine = state.current == actor_id or actor_id in state.to_act
-    targets = [
+    targets = tuple(
         _ref(f)
         for f in state.fighters.values()
         if f.id in visible and f.side != actor.side and not f.down
-    ]
+    )
     waiting = state.fighters[state.prompt.defender].name if state.prompt else None
     why = ""
     if not mine:
@@ -170,56 +225,57 @@ def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> dict[str,
         why = "attacked"
     elif not targets:
         why = "no_targets"
-    return {
-        **panel,
-        "my_turn": mine,
-        "can_attack": mine and not why,
-        "can_end": mine and not waiting,
-        "why": why,
-        "waiting_for": waiting,
-        "targets": targets,
-        "hit_chance": hit_chance(actor.atak),
-    }
+    return TurnPanel(
+        stage=STAGES[state.stage],
+        actor=_ref(actor),
+        my_turn=mine,
+        can_attack=mine and not why,
+        can_end=mine and not waiting,
+        why=why,
+        waiting_for=waiting,
+        targets=targets,
+        hit_chance=hit_chance(actor.atak),
+    )
 
 
-def seat_panel(state: Duel, seat_id: str, visible: frozenset[str]) -> dict[str, Any]:
+def seat_panel(state: Duel, seat_id: str, visible: frozenset[str]) -> SeatPanel:
     """A player's own card: its numbers and what they give."""
     f = state.fighters[seat_id]
-    return {
-        "atak": f.atak,
-        "obrona": f.obrona,
-        "parry": f.parry_threshold,
-        "hit_chance": hit_chance(f.atak),
-        "weapon_bonus": f.weapon_bonus,
-    }
+    return SeatPanel(
+        atak=f.atak,
+        obrona=f.obrona,
+        parry=f.parry_threshold,
+        hit_chance=hit_chance(f.atak),
+        weapon_bonus=f.weapon_bonus,
+    )
 
 
-def gm_panel(state: Duel) -> dict[str, Any]:
+def gm_panel(state: Duel) -> GMPanel:
     """Start the fight (once two sides stand), end it with a winner."""
-    return {
-        "stage": STAGES[state.stage],
-        "can_start": state.stage == "setup" and len(_sides(state, standing=True)) >= 2,
-        "can_end": state.stage != "ended",
-        "sides": sorted(_sides(state, standing=False)),
-    }
+    return GMPanel(
+        stage=STAGES[state.stage],
+        can_start=state.stage == "setup" and len(_sides(state, standing=True)) >= 2,
+        can_end=state.stage != "ended",
+        sides=tuple(sorted(_sides(state, standing=False))),
+    )
 
 
-def gm_seat_panel(state: Duel, seat_id: str) -> dict[str, Any]:
+def gm_seat_panel(state: Duel, seat_id: str) -> GMSeatPanel:
     """Życie left, which the GM may set, and ending the turn of the one whose turn it is."""
     f = state.fighters[seat_id]
-    return {"id": f.id, "life": f.life, "maximum": f.zycie, "current": state.current == f.id}
+    return GMSeatPanel(id=f.id, life=f.life, maximum=f.zycie, current=state.current == f.id)
 
 
-def prompt_panel(state: Duel, prompt_id: str) -> dict[str, Any]:
+def prompt_panel(state: Duel, prompt_id: str) -> PromptPanel | None:
     """The parry's threshold on the defender's card."""
     prompt = state.prompt
     if prompt is None or prompt.id != prompt_id:
-        return {}
-    return {"threshold": state.fighters[prompt.defender].parry_threshold}
+        return None
+    return PromptPanel(threshold=state.fighters[prompt.defender].parry_threshold)
 
 
-def _ref(f: Fighter) -> dict[str, str]:
-    return {"id": f.id, "name": f.name}
+def _ref(f: Fighter) -> Ref:
+    return Ref(f.id, f.name)
 
 
 def _sides(state: Duel, *, standing: bool) -> set[str]:

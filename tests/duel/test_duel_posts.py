@@ -134,9 +134,10 @@ def test_an_undo_gives_the_round_the_time_it_had_left() -> None:
 def test_the_turn_panel_offers_each_fighter_its_own_post() -> None:
     state, _ = step(started(), EndTurn(actor="ala", now=NOW))
     visible = frozenset(state.fighters)
-    assert RULESET.turn_panel(state, "ala", visible)["my_turn"] is False
+    ala = RULESET.turn_panel(state, "ala", visible)
+    assert ala is not None and ala.my_turn is False
     wolf = RULESET.turn_panel(state, "wilk", visible)
-    assert wolf["my_turn"] and wolf["can_attack"] and wolf["can_end"]
+    assert wolf is not None and wolf.my_turn and wolf.can_attack and wolf.can_end
     counters = {
         cid: seat.counters[0].value for cid, seat in RULESET.table_view(state).seats.items()
     }

@@ -7,7 +7,7 @@ import ast
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -37,9 +37,11 @@ from tests.duel.model import (
     Struck,
     TurnEnded,
 )
+from tests.duel.table import GMSeatPanel, PromptPanel, Ref, TurnPanel
 
 HERE = Path(__file__).resolve().parent
 NOW = 1_000.0
+P = TypeVar("P")
 
 
 class Dice:
@@ -158,7 +160,7 @@ def test_a_hit_asks_the_defender_with_the_tables_deadline() -> None:
     assert [key for key, _label in prompt.options] == [PARRY, NO_REACTION]
     assert prompt.options[0][1] == "Parowanie (k100 ≤ 50)"
     assert prompt.label == "Trafienie: Ala → Wilk"
-    assert RULESET.prompt_panel(state, "p1") == {"threshold": 50}
+    assert RULESET.prompt_panel(state, "p1") == PromptPanel(threshold=50)
 
 
 def test_a_miss_asks_nothing() -> None:
@@ -219,7 +221,7 @@ def test_the_turn_cannot_end_while_the_defender_decides() -> None:
     with pytest.raises(RuleViolation) as waiting:
         step(state, EndTurn(actor="ala"))
     assert waiting.value.message == "Najpierw Wilk musi odpowiedzieć na atak."
-    assert RULESET.turn_panel(state, "ala", frozenset(state.fighters))["why"] == "waiting"
+    assert panel_of(RULESET.turn_panel(state, "ala", frozenset(state.fighters))).why == "waiting"
 
 
 def test_the_last_side_standing_wins() -> None:
@@ -569,23 +571,31 @@ def test_the_table_view_has_the_round_the_order_and_each_seat() -> None:
 def test_the_panels_fill_the_partials() -> None:
     state = started()
     everyone = frozenset(state.fighters)
-    panel = RULESET.turn_panel(state, "ala", everyone)
-    assert panel["can_attack"] and panel["targets"] == [{"id": "wilk", "name": "Wilk"}]
-    assert RULESET.turn_panel(state, "ala", frozenset({"ala"}))["why"] == "no_targets"
-    assert RULESET.turn_panel(state, "wilk", everyone)["why"] == "not_turn"
-    assert RULESET.turn_panel(duel(), "ala", everyone) == {
-        "stage": "setup",
-        "actor": {"id": "ala", "name": "Ala"},
-    }
-    assert RULESET.seat_panel(state, "ala", everyone)["parry"] == 50
-    assert RULESET.gm_panel(duel())["can_start"] and not RULESET.gm_panel(state)["can_start"]
-    assert RULESET.gm_seat_panel(state, "wilk") == {
-        "id": "wilk",
-        "life": 20,
-        "maximum": 20,
-        "current": False,
-    }
-    assert RULESET.gm_seat_panel(state, "ala")["current"]
+    panel = panel_of(RULESET.turn_panel(state, "ala", everyone))
+    assert panel.can_attack and panel.targets == (Ref(id="wilk", name="Wilk"),)
+    assert panel_of(RULESET.turn_panel(state, "ala", frozenset({"ala"}))).why == "no_targets"
+    assert panel_of(RULESET.turn_panel(state, "wilk", everyone)).why == "not_turn"
+    assert RULESET.turn_panel(duel(), "ala", everyone) == TurnPanel(
+        stage="setup",
+        actor=Ref(id="ala", name="Ala"),
+    )
+    assert panel_of(RULESET.seat_panel(state, "ala", everyone)).parry == 50
+    assert panel_of(RULESET.gm_panel(duel())).can_start
+    assert not panel_of(RULESET.gm_panel(state)).can_start
+    assert RULESET.gm_seat_panel(state, "wilk") == GMSeatPanel(
+        id="wilk",
+        life=20,
+        maximum=20,
+        current=False,
+    )
+    assert panel_of(RULESET.gm_seat_panel(state, "ala")).current
+    for found in (panel, RULESET.gm_panel(state), RULESET.seat_panel(state, "ala", everyone)):
+        hash(found)  # a record the live table compares by value
+
+
+def panel_of(panel: P | None) -> P:
+    assert panel is not None
+    return panel
 
 
 # --- the sheet and the settings ---------------------------------------------------------------

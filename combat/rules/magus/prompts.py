@@ -8,6 +8,7 @@ so an automatic answer is never one a player could not have given.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules.base import (
@@ -115,17 +116,29 @@ def auto_answer(state: EncounterState, prompt_id: str, policy: str, now: float) 
 LEVEL_LABELS = {lvl.key: lvl.label for lvl in LEVELS}
 
 
-def prompt_panel(state: EncounterState, prompt_id: str) -> dict[str, Any]:
-    """The attack's result and each talent's step on the prompt card."""
+@dataclass(frozen=True, slots=True)
+class PromptPanel:
+    """What a defensive-talent prompt card adds: the attack's result the talent test must
+    reach, its success level (key and msgid), and the talents offered."""
+
+    attack_result: int
+    level: str
+    level_label: str
+    options: tuple[str, ...]
+
+
+def prompt_panel(state: EncounterState, prompt_id: str) -> PromptPanel | None:
+    """The attack's result and each talent's step on the prompt card; None without the
+    prompt."""
     prompt = state.prompt(prompt_id)
     if prompt is None:
-        return {}
-    return {
-        "attack_result": prompt.strike.total,
-        "level": prompt.strike.level,
-        "level_label": LEVEL_LABELS.get(prompt.strike.level, ""),
-        "options": [key for key, _, _ in option_templates(state, prompt) if key],
-    }
+        return None
+    return PromptPanel(
+        attack_result=prompt.strike.total,
+        level=prompt.strike.level,
+        level_label=LEVEL_LABELS.get(prompt.strike.level, ""),
+        options=tuple(key for key, _, _ in option_templates(state, prompt) if key),
+    )
 
 
 # --- odds -------------------------------------------------------------------------------------

@@ -52,15 +52,18 @@ Panels (their templates come later; every key is documented here):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules.base import (
     Badge,
     Counter,
+    Fields,
     HealthView,
     LegalAction,
     SeatView,
     TableView,
+    frozen,
     gettext_noop,
 )
 from combat.rules.magus import conditions as cond
@@ -118,19 +121,8 @@ LABELS = {
 }
 
 
-SUSTAINED_PRESETS = [
-    {"key": p.key, "label": p.label, "low": p.low, "high": p.high} for p in sus.PRESETS
-]
-
-
 def table_view(state: EncounterState) -> TableView:
-    ids = list(state.combatants)
-    if state.order:
-        ids = [c for c in state.order if c in state.combatants] + [
-            c for c in ids if c not in state.order
-        ]
-    else:
-        ids.sort(key=lambda cid: -(state.get(cid).initiative or -(10**6)))
+    ids = seat_order(state)
     stage = state.stage
     return TableView(
         stage=stage,
@@ -138,7 +130,7 @@ def table_view(state: EncounterState) -> TableView:
         label=_label(state),
         label_params={"n": state.round},
         seats={cid: _seat(state, state.get(cid)) for cid in ids},
-        order=tuple(ids),
+        order=ids,
         current=state.current,
         winner=state.winner,
         acting=_acting(state),
@@ -147,6 +139,19 @@ def table_view(state: EncounterState) -> TableView:
         if state.phase in ("declare", "initiative")
         else _prompt_deadline(state),
     )
+
+
+def seat_order(state: EncounterState) -> tuple[str, ...]:
+    """The seats in turn order, then those without a place in it; before the order is set,
+    by Initiative."""
+    ids = list(state.combatants)
+    if state.order:
+        ids = [c for c in state.order if c in state.combatants] + [
+            c for c in ids if c not in state.order
+        ]
+    else:
+        ids.sort(key=lambda cid: -(state.get(cid).initiative or -(10**6)))
+    return tuple(ids)
 
 
 def _label(state: EncounterState) -> str:
@@ -299,9 +304,9 @@ def legal(state: EncounterState, key: str, label: str, command: Command) -> Lega
     if refused is not None:
         return LegalAction(
             key, label, False, refused.message, label_template=label,
-            reason_template=refused.template, reason_params=refused.params,
+            reason_template=refused.template, reason_params=Fields(refused.params),
         )  # fmt: skip
-    return LegalAction(key, label, True, label_template=label)
+    return LegalAction(key, label, True, label_template=label, reason_params=Fields())
 
 
 def _offer(
@@ -312,73 +317,305 @@ def _offer(
     commands[key] = command_to_dict(command)
 
 
-def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) -> dict[str, Any]:
+# --- the panels' records ----------------------------------------------------------------------
+# Each panel is a frozen record of plain values: all its partial reads of the fight, so the
+# live table compares it by value and a change to the state that does not concern it leaves it
+# equal (and its region unrendered).
+
+Parts = tuple[tuple[str, Fields], ...]  # a declaration's (msgid, params) parts
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A combatant as a panel names it."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A combatant a form may aim at; its side sorts it among foes or allies."""
+
+    id: str
+    name: str
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackChoice:
+    """The "atak:<target>:<means>" action: whether it is legal against its own target."""
+
+    key: str
+    target: Target
+    weapon: str
+    spell: str
+    legal: LegalAction
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """The "szarza:<target>:<weapon>" action of a rider: any metres from `min_m` to `max_m`."""
+
+    key: str
+    target: Target
+    weapon: str
+    min_m: int
+    max_m: int
+
+
+@dataclass(frozen=True, slots=True)
+class TargetItem:
+    """An item an aimed attack may damage (`Attack.damage_item`)."""
+
+    name: str
+    kind: str  # bron | tarcza | zbroja
+    magic: bool
+    damaged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A seed sustained action (`sustained.PRESETS`) of `low`..`high` rounds."""
+
+    key: str
+    label: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """The recovery clock (`recovery_info`)."""
+
+    tests_left: int
+    allowed: bool
+    reason: str  # a msgid, "" when allowed
+    next_at: float | None  # game seconds; None: not by waiting
+    must_test: bool
+    unconscious_since: float | None
+    now: float  # the game clock
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A sustained action's end-of-round test."""
+
+    skill: str
+    dn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sustained:
+    """A sustained action under way (`state.Sustained`) and this round's test result."""
+
+    note: str
+    label: str
+    preset: str
+    rounds: int
+    progress: int
+    elapsed: int
+    test: Check | None
+    failure_stalls: bool
+    result: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class SurpriseSide:
+    """One side's Test zaskoczenia: its members, whom it meets (the sneakers' choice), the
+    DN's usual base (the lowest Zręczność step met), brooch wearers' ids."""
+
+    members: tuple[Ref, ...]
+    met: tuple[Ref, ...]
+    base: int | None
+    brooches: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Surprise:
+    """The GM's surprise forms: per side (`SurpriseSide`), the conditions' choices with their
+    DN modifiers, and the sides already tested."""
+
+    sides: Fields  # side -> SurpriseSide
+    darkness: tuple[tuple[str, str, int], ...]  # (key, label, DN modifier)
+    rain: tuple[tuple[str, str, int], ...]
+    dusk: int
+    camouflage: int
+    tested: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPanel:
+    """One seat's part of the round: its declaration form (declare phase), its Initiative test,
+    its actions and their forms in its turn (act phase)."""
+
+    stage: str
+    phase: str
+    actor: Ref
+    declared: Parts
+    targets: tuple[Target, ...]  # the others the viewer sees, not dead
+    weapons: tuple[str, ...]
+    spells: tuple[str, ...]
+    actions: tuple[LegalAction, ...]
+    commands: Fields  # action key -> command dict
+    # the declaration phase
+    options: tuple[LegalAction, ...] = ()
+    action_kinds: tuple[tuple[str, str], ...] = ()
+    current: Fields | None = None  # the declaration so far
+    strain: Fields = Fields()  # option -> Strain
+    paid: tuple[str, ...] = ()
+    sustained_presets: tuple[Preset, ...] = ()
+    deadline: float | None = None  # when the declarations are revealed
+    # the act phase
+    attacks: tuple[AttackChoice, ...] = ()
+    attack_target: str = ""
+    target_items: Fields = Fields()  # target id -> tuple[TargetItem, ...]
+    charges: tuple[Charge, ...] = ()
+    mount: Ref | None = None
+    mounts: Fields = Fields()  # id -> name of each mount a "dosiadz:<id>" offers
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPanel:
+    """A player's own card outside its turn."""
+
+    stage: str
+    phase: str
+    declared: Parts
+    actions: tuple[LegalAction, ...]
+    commands: Fields
+    initiative_step: int
+    movement_rate: int
+    sprint_m: int
+    recovery: Recovery
+    mount: Ref | None
+    rider: Ref | None
+    mounts: Fields = Fields()  # id -> name of each mount a "dosiadz:<id>" offers
+
+
+@dataclass(frozen=True, slots=True)
+class GMPanel:
+    """The GM's round controls, the declarations only the GM sees before the reveal, the
+    surprise tests and the game clock."""
+
+    stage: str
+    phase: str
+    actions: tuple[LegalAction, ...]
+    commands: Fields
+    waiting: tuple[str, ...]
+    sides: tuple[str, ...]
+    by_side: tuple[tuple[str, tuple[str, ...]], ...]  # (side, its seats' ids in turn order)
+    declarations: tuple[tuple[str, str, Parts], ...]  # (id, name, parts) in turn order
+    clock: float
+    surprise: Surprise
+
+
+@dataclass(frozen=True, slots=True)
+class GMSeatPanel:
+    """The GM's controls of one seat: health, conditions, its declaration, its sustained
+    action, mount and rider, recovery offers."""
+
+    id: str
+    stage: str
+    phase: str
+    damage: int
+    stun: int
+    wounds: int
+    conditions: Fields  # key -> the round it lasts until (0: until removed)
+    condition_choices: tuple[tuple[str, str], ...]
+    declared: Parts
+    sustained: Sustained | None
+    recovery: Recovery
+    mount: Ref | None
+    rider: Ref | None
+    actions: tuple[LegalAction, ...]
+    commands: Fields
+
+
+SUSTAINED_PRESETS = tuple(Preset(p.key, p.label, p.low, p.high) for p in sus.PRESETS)
+ACTION_KIND_CHOICES = tuple((k, ACTION_LABELS[k]) for k in ACTION_KINDS)
+CONDITION_CHOICES = tuple((k, spec.label) for k, spec in cond.SPECS.items())
+
+
+# --- the panels -------------------------------------------------------------------------------
+
+
+def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) -> TurnPanel:
     me = state.get(actor_id)
-    panel: dict[str, Any] = {
-        "stage": state.stage,
-        "phase": state.phase,
-        "actor": {"id": me.id, "name": me.name},
-        "declared": _declared(state, me),
-        "targets": [
-            {"id": c.id, "name": c.name}
-            for c in state.combatants.values()
-            if c.id in visible and c.id != me.id and not c.dead
-        ],
-        "weapons": [w.name for w in me.sheet.weapons],
-        "spells": [s.name for s in me.sheet.spells],
-    }
+    targets = tuple(
+        Target(c.id, c.name, c.side)
+        for c in state.combatants.values()
+        if c.id in visible and c.id != me.id and not c.dead
+    )
     actions: list[LegalAction] = []
     commands: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
     if state.phase == "declare":
         _offer(state, actions, commands, "declare", gettext_noop("Deklaruj"), Declare(actor=me.id))
-        panel["options"] = [_option(state, me, key) for key in opt.DECLARABLE]
-        panel["action_kinds"] = [(k, ACTION_LABELS[k]) for k in ACTION_KINDS]
-        panel["current"] = to_data(me.declaration) if me.declaration else None
-        panel["strain"] = {k: opt.strain(k, state.settings) for k in opt.DECLARABLE}
-        panel["paid"] = list(me.paid)
-        panel["sustained_presets"] = SUSTAINED_PRESETS
+        extra = {
+            "options": tuple(_option(state, me, key) for key in opt.DECLARABLE),
+            "action_kinds": ACTION_KIND_CHOICES,
+            "current": frozen(to_data(me.declaration)) if me.declaration else None,
+            "strain": Fields({k: opt.strain(k, state.settings) for k in opt.DECLARABLE}),
+            "paid": tuple(me.paid),
+            "sustained_presets": SUSTAINED_PRESETS,
+            "deadline": state.deadline,
+        }
     elif state.phase == "initiative":
         label = gettext_noop("Rzuć na Inicjatywę")
         _offer(state, actions, commands, "inicjatywa", label, RollInitiative(actor=me.id))
     elif state.phase == "act":
-        _act_actions(state, me, panel, actions, commands)
-    panel["actions"] = actions
-    panel["commands"] = commands
-    return panel
+        extra = _act_actions(state, me, targets, actions, commands)
+    return TurnPanel(
+        stage=state.stage,
+        phase=state.phase,
+        actor=_ref(me),
+        declared=_declared(state, me),
+        targets=targets,
+        weapons=tuple(w.name for w in me.sheet.weapons),
+        spells=tuple(s.name for s in me.sheet.spells),
+        actions=tuple(actions),
+        commands=Fields(commands),
+        **extra,
+    )
 
 
 def _option(state: EncounterState, me: Combatant, key: str) -> LegalAction:
     label = opt.label(key)
     if me.knocked_down:
         reason = gettext_noop("Powalona postać nie może używać opcji walki.")
-        return LegalAction(key, label, False, reason, label_template=label, reason_template=reason)
-    return LegalAction(key, label, True, label_template=label)
+        return LegalAction(
+            key, label, False, reason, label_template=label, reason_template=reason,
+            reason_params=Fields(),
+        )  # fmt: skip
+    return LegalAction(key, label, True, label_template=label, reason_params=Fields())
 
 
 def _act_actions(
     state: EncounterState,
     me: Combatant,
-    panel: dict[str, Any],
+    targets: tuple[Target, ...],
     actions: list[LegalAction],
     commands: dict[str, Any],
-) -> None:
+) -> dict[str, Any]:
+    """The act phase's offers (into `actions`, `commands`) and the turn panel's fields for
+    their forms."""
     means = [("", w.name) for w in me.sheet.weapons] + [(s.name, "") for s in me.sheet.spells]
     attacks = []
-    for target in panel["targets"]:
+    for target in targets:
         for spell, weapon in means or [("", "")]:
-            key = f"atak:{target['id']}:{weapon or spell}"
-            attack = Attack(actor=me.id, target=target["id"], weapon=weapon, spell=spell)
+            key = f"atak:{target.id}:{weapon or spell}"
+            attack = Attack(actor=me.id, target=target.id, weapon=weapon, spell=spell)
             _offer(state, actions, commands, key, gettext_noop("Atak"), attack)
-            legal_now = actions[-1]
-            attacks.append(
-                {"key": key, "target": target, "weapon": weapon, "spell": spell, "legal": legal_now}
-            )
-    panel["attacks"] = attacks
-    panel["attack_target"] = _attack_target(state, me, panel["targets"])
-    panel["target_items"] = _target_items(state, me, panel)
-    panel["charges"] = _charges(state, me, panel, actions, commands)
-    panel["mount"] = _pair(state, me.mount)
-    _mounting(state, me, actions, commands)
+            attacks.append(AttackChoice(key, target, weapon, spell, actions[-1]))
+    found = {
+        "attacks": tuple(attacks),
+        "attack_target": _attack_target(state, me, targets),
+        "target_items": _target_items(state, me, targets),
+        "charges": _charges(state, me, targets, actions, commands),
+        "mount": _pair(state, me.mount),
+        "mounts": _mounting(state, me, actions, commands),
+    }
     left = max(0, movement_limit(state, me) - me.moved)  # Bieg ×2, Sprint on top
     if left:
         _offer(
@@ -402,112 +639,121 @@ def _act_actions(
             continue  # Opóźnienie only before the turn begins: no offer (nor refusal) after
         _offer(state, actions, commands, key, label, command)
     _outside_turn(state, me, actions, commands)
+    return found
 
 
-def _attack_target(state: EncounterState, me: Combatant, targets: list[dict[str, str]]) -> str:
+def _attack_target(state: EncounterState, me: Combatant, targets: tuple[Target, ...]) -> str:
     """The target the attack form starts on: the one declared for this round, else the first
     of another side (the form lists them first), else the first; "" with no target."""
-    ids = [t["id"] for t in targets]
+    ids = [t.id for t in targets]
     declared = me.declaration.target if me.declaration else None
     if declared in ids:
         return str(declared)
-    others = [cid for cid in ids if state.get(cid).side != me.side]
+    others = [t.id for t in targets if t.side != me.side]
     return (others or ids or [""])[0]
 
 
-def _target_items(
-    state: EncounterState, me: Combatant, panel: dict[str, Any]
-) -> dict[str, list[dict[str, Any]]]:
+def _target_items(state: EncounterState, me: Combatant, targets: tuple[Target, ...]) -> Fields:
     """Uszkodzenie broni, tarczy lub zbroi: per target id, the items an aimed attack (after
     Przycelowanie; none offered otherwise) may pick as `Attack.damage_item`."""
     if me.aim <= 0:
-        return {}
-    out: dict[str, list[dict[str, Any]]] = {}
-    for t in panel["targets"]:
-        target = state.get(t["id"])
+        return Fields()
+    out: dict[str, tuple[TargetItem, ...]] = {}
+    for t in targets:
+        target = state.get(t.id)
         names = [w.name for w in target.sheet.weapons if w.kind != "unarmed"]
         names += [s.name for s in target.sheet.shields[:1]] + [a.name for a in target.sheet.armour]
-        items = out[t["id"]] = []
+        items = []
         for name in dict.fromkeys(names):
             found = item_of(target, name)
             if found is not None:
                 kind, magic = found
-                damaged = name in target.damaged_items
-                items.append({"name": name, "kind": kind, "magic": magic, "damaged": damaged})
-    return out
+                items.append(TargetItem(name, kind, magic, name in target.damaged_items))
+        out[t.id] = tuple(items)
+    return Fields(out)
 
 
-def _declared(state: EncounterState, c: Combatant) -> tuple[Part, ...]:
+def _declared(state: EncounterState, c: Combatant) -> Parts:
     """The declaration's summary as (msgid, params) parts (`narrate.declaration_parts`); ()
     without one."""
-    return declaration_parts(state, c.declaration) if c.declaration else ()
+    return _parts(declaration_parts(state, c.declaration)) if c.declaration else ()
 
 
-def _pair(state: EncounterState, cid: str | None) -> dict[str, str] | None:
+def _parts(parts: tuple[Part, ...]) -> Parts:
+    return tuple((msgid, Fields(params)) for msgid, params in parts)
+
+
+def _ref(c: Combatant) -> Ref:
+    return Ref(c.id, c.name)
+
+
+def _pair(state: EncounterState, cid: str | None) -> Ref | None:
     c = state.combatants.get(cid or "")
-    return {"id": c.id, "name": c.name} if c is not None else None
+    return _ref(c) if c is not None else None
 
 
 def _charges(
     state: EncounterState,
     me: Combatant,
-    panel: dict[str, Any],
+    targets: tuple[Target, ...],
     actions: list[LegalAction],
     commands: dict[str, Any],
-) -> list[dict[str, Any]]:
+) -> tuple[Charge, ...]:
     """A rider's Szarża at each target with each close-combat weapon: the command asks the
     mount's combat speed (the least a charge covers); `min_m`/`max_m` bound the distance."""
     steed = state.combatants.get(me.mount or "")
     if steed is None:
-        return []
+        return ()
     low, high = mounted.combat_speed(steed.sheet), mounted.full_speed(steed.sheet)
     found = []
-    for target in panel["targets"]:
-        if target["id"] == steed.id:
+    for target in targets:
+        if target.id == steed.id:
             continue
         for w in me.sheet.weapons:
             if w.kind != "melee":
                 continue
-            key = f"szarza:{target['id']}:{w.name}"
-            attack = Attack(actor=me.id, target=target["id"], weapon=w.name, charge_m=low)
+            key = f"szarza:{target.id}:{w.name}"
+            attack = Attack(actor=me.id, target=target.id, weapon=w.name, charge_m=low)
             _offer(state, actions, commands, key, gettext_noop("Szarża"), attack)
-            found.append(
-                {"key": key, "target": target, "weapon": w.name, "min_m": low, "max_m": high}
-            )
-    return found
+            found.append(Charge(key, target, w.name, low, high))
+    return tuple(found)
 
 
 def _mounting(
     state: EncounterState, me: Combatant, actions: list[LegalAction], commands: dict[str, Any]
-) -> None:
+) -> Fields:
     """Dismount when riding; else mount any free living ally saddled as a mount ("dosiadz:<id>",
-    `Sheet.is_mount`): a fellow hero is never offered (`riding.mount_up` refuses it)."""
+    `Sheet.is_mount`): a fellow hero is never offered (`riding.mount_up` refuses it). Returns
+    the names of the mounts offered, by id."""
     if me.mount is not None:
         label = gettext_noop("Zsiądź")
         _offer(state, actions, commands, "zsiadz", label, Dismount(actor=me.id))
-        return
+        return Fields()
     if me.rider is not None:
-        return
+        return Fields()
+    names = {}
     for c in state.combatants.values():
         free = c.rider is None and c.mount is None and not c.out
         if c.side == me.side and c.id != me.id and free and c.sheet.is_mount:
             key, command = f"dosiadz:{c.id}", MountUp(actor=me.id, mount=c.id)
             _offer(state, actions, commands, key, gettext_noop("Dosiądź"), command)
+            names[c.id] = c.name
+    return Fields(names)
 
 
-def recovery_info(state: EncounterState, c: Combatant) -> dict[str, Any]:
+def recovery_info(state: EncounterState, c: Combatant) -> Recovery:
     """The recovery clock as the card shows it: tests left, whether a test is allowed now and
     why (a msgid), when it will be (game seconds, None: not by waiting), must-test."""
     allowed, reason = healing.availability(state, c)
-    return {
-        "tests_left": c.recovery.tests_left,
-        "allowed": allowed,
-        "reason": reason,
-        "next_at": healing.next_at(state, c),
-        "must_test": c.recovery.must_test,
-        "unconscious_since": c.recovery.unconscious_since,
-        "now": state.time_s,
-    }
+    return Recovery(
+        tests_left=c.recovery.tests_left,
+        allowed=allowed,
+        reason=reason,
+        next_at=healing.next_at(state, c),
+        must_test=c.recovery.must_test,
+        unconscious_since=c.recovery.unconscious_since,
+        now=state.time_s,
+    )
 
 
 def _recovery_offers(
@@ -543,32 +789,36 @@ def _outside_turn(
         _offer(state, actions, commands, "wejdz", label, StepIn(actor=me.id))
 
 
-def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> dict[str, Any]:
+def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> SeatPanel:
     me = state.get(seat_id)
     actions: list[LegalAction] = []
     commands: dict[str, Any] = {}
+    mounts = Fields()
     if state.phase == "initiative" and must_roll(state, me) and me.initiative is None:
         label = gettext_noop("Rzuć na Inicjatywę")
         _offer(state, actions, commands, "inicjatywa", label, RollInitiative(actor=me.id))
     if state.phase == "act" and state.current != me.id:
         _outside_turn(state, me, actions, commands)
     if state.stage == "setup":
-        _mounting(state, me, actions, commands)
+        mounts = _mounting(state, me, actions, commands)
     _recovery_offers(state, me, actions, commands)
-    return {
-        "declared": _declared(state, me),
-        "actions": actions,
-        "commands": commands,
-        "initiative_step": me.sheet.initiative_step,
-        "movement_rate": me.movement_rate,
-        "sprint_m": sprint_bonus(state, me),
-        "recovery": recovery_info(state, me),
-        "mount": _pair(state, me.mount),
-        "rider": _pair(state, me.rider),
-    }
+    return SeatPanel(
+        stage=state.stage,
+        phase=state.phase,
+        declared=_declared(state, me),
+        actions=tuple(actions),
+        commands=Fields(commands),
+        initiative_step=me.sheet.initiative_step,
+        movement_rate=me.movement_rate,
+        sprint_m=sprint_bonus(state, me),
+        recovery=recovery_info(state, me),
+        mount=_pair(state, me.mount),
+        rider=_pair(state, me.rider),
+        mounts=mounts,
+    )
 
 
-def gm_panel(state: EncounterState) -> dict[str, Any]:
+def gm_panel(state: EncounterState) -> GMPanel:
     actions: list[LegalAction] = []
     commands: dict[str, Any] = {}
     _offer(state, actions, commands, "start", gettext_noop("Rozpocznij walkę"), StartCombat())
@@ -590,21 +840,23 @@ def gm_panel(state: EncounterState) -> dict[str, Any]:
             _offer(state, actions, commands, f"zaskoczenie:{side}", label, test)
     for key, label, command in TIME_OFFERS:
         _offer(state, actions, commands, key, label, command)
-    return {
-        "clock": state.time_s,
-        "surprise": _surprise_panel(state, side_names),
-        "stage": state.stage,
-        "phase": state.phase,
-        "actions": actions,
-        "commands": commands,
-        "waiting": list(_waiting(state)),
-        "sides": sorted({c.side for c in state.combatants.values()}),
-        "declarations": {
-            cid: declaration_parts(state, c.declaration)
-            for cid, c in state.combatants.items()
+    order = [state.get(cid) for cid in seat_order(state)]
+    return GMPanel(
+        stage=state.stage,
+        phase=state.phase,
+        actions=tuple(actions),
+        commands=Fields(commands),
+        waiting=_waiting(state),
+        sides=tuple(side_names),
+        by_side=tuple((s, tuple(c.id for c in order if c.side == s)) for s in side_names),
+        declarations=tuple(
+            (c.id, c.name, _parts(declaration_parts(state, c.declaration)))
+            for c in order
             if c.declaration is not None
-        },
-    }
+        ),
+        clock=state.time_s,
+        surprise=_surprise_panel(state, side_names),
+    )
 
 
 TIME_OFFERS: tuple[tuple[str, str, Command], ...] = (
@@ -614,7 +866,7 @@ TIME_OFFERS: tuple[tuple[str, str, Command], ...] = (
 )
 
 
-def _surprise_panel(state: EncounterState, side_names: list[str]) -> dict[str, Any]:
+def _surprise_panel(state: EncounterState, side_names: list[str]) -> Surprise:
     """What the GM's surprise form needs: per side its members, those it meets (the sneakers'
     choice), the DN's usual base (the lowest Zręczność step met), brooch wearers; the
     conditions' choices with their DN modifiers; the sides already tested."""
@@ -622,46 +874,46 @@ def _surprise_panel(state: EncounterState, side_names: list[str]) -> dict[str, A
     per_side = {}
     for side in side_names:
         watchers, met = sides(state, side)
-        per_side[side] = {
-            "members": [{"id": c.id, "name": c.name} for c in watchers],
-            "met": [{"id": c.id, "name": c.name} for c in met],
-            "base": min((c.dexterity for c in met), default=None),
-            "brooches": [c.id for c in watchers if c.sheet.has_item("brosza_ostrzezenia")],
-        }
-    return {
-        "sides": per_side,
-        "darkness": [
+        per_side[side] = SurpriseSide(
+            members=tuple(_ref(c) for c in watchers),
+            met=tuple(_ref(c) for c in met),
+            base=min((c.dexterity for c in met), default=None),
+            brooches=tuple(c.id for c in watchers if c.sheet.has_item("brosza_ostrzezenia")),
+        )
+    return Surprise(
+        sides=Fields(per_side),
+        darkness=tuple(
             (key, label, ([0, *settings.surprise_darkness])[i])
             for i, (key, label) in enumerate(surprise.DARKNESS)
-        ],
-        "rain": [
+        ),
+        rain=tuple(
             (key, label, ([0, *settings.surprise_rain])[i])
             for i, (key, label) in enumerate(surprise.RAIN)
-        ],
-        "dusk": settings.surprise_dusk,
-        "camouflage": settings.surprise_camouflage,
-        "tested": list(state.surprise_sides),
-    }
+        ),
+        dusk=settings.surprise_dusk,
+        camouflage=settings.surprise_camouflage,
+        tested=tuple(state.surprise_sides),
+    )
 
 
-def _sustained_view(c: Combatant) -> dict[str, Any] | None:
+def _sustained_view(c: Combatant) -> Sustained | None:
     s = c.sustained
     if s is None:
         return None
-    return {
-        "note": s.label,
-        "label": s.label,
-        "preset": s.preset,
-        "rounds": s.rounds,
-        "progress": s.progress,
-        "elapsed": s.elapsed,
-        "test": None if s.test is None else {"skill": s.test.skill, "dn": s.test.dn},
-        "failure_stalls": s.failure_stalls,
-        "result": c.sustained_result,
-    }
+    return Sustained(
+        note=s.label,
+        label=s.label,
+        preset=s.preset,
+        rounds=s.rounds,
+        progress=s.progress,
+        elapsed=s.elapsed,
+        test=None if s.test is None else Check(s.test.skill, s.test.dn),
+        failure_stalls=s.failure_stalls,
+        result=c.sustained_result,
+    )
 
 
-def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
+def gm_seat_panel(state: EncounterState, seat_id: str) -> GMSeatPanel:
     c = state.get(seat_id)
     actions: list[LegalAction] = []
     commands: dict[str, Any] = {}
@@ -670,28 +922,31 @@ def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
         roll = RollInitiatives(targets=(c.id,))
         _offer(state, actions, commands, "inicjatywa_mg", label, roll)
     _recovery_offers(state, c, actions, commands)
-    return {
-        "id": c.id,
-        "phase": state.phase,
-        "damage": c.damage,
-        "stun": c.stun,
-        "wounds": c.wounds,
-        "conditions": dict(c.conditions),
-        "condition_choices": [(k, s.label) for k, s in cond.SPECS.items()],
-        "declared": _declared(state, c),
-        "sustained": _sustained_view(c),
-        "recovery": recovery_info(state, c),
-        "mount": _pair(state, c.mount),
-        "rider": _pair(state, c.rider),
-        "actions": actions,
-        "commands": {
-            **commands,
-            "edit_health": {"type": "edit_health", "actor": GM, "target": c.id},
-            "add_condition": {"type": "add_condition", "actor": GM, "target": c.id},
-            "remove_condition": {"type": "remove_condition", "actor": GM, "target": c.id},
-            "sustained_test": {"type": "sustained_test", "actor": GM, "target": c.id},
-            "sustained_check": {"type": "sustained_check", "actor": GM, "target": c.id},
-            "mount": {"type": "mount", "actor": c.id},
-            "dismount": {"type": "dismount", "actor": c.id},
-        },
-    }
+    return GMSeatPanel(
+        id=c.id,
+        stage=state.stage,
+        phase=state.phase,
+        damage=c.damage,
+        stun=c.stun,
+        wounds=c.wounds,
+        conditions=Fields(c.conditions),
+        condition_choices=CONDITION_CHOICES,
+        declared=_declared(state, c),
+        sustained=_sustained_view(c),
+        recovery=recovery_info(state, c),
+        mount=_pair(state, c.mount),
+        rider=_pair(state, c.rider),
+        actions=tuple(actions),
+        commands=Fields(
+            {
+                **commands,
+                "edit_health": {"type": "edit_health", "actor": GM, "target": c.id},
+                "add_condition": {"type": "add_condition", "actor": GM, "target": c.id},
+                "remove_condition": {"type": "remove_condition", "actor": GM, "target": c.id},
+                "sustained_test": {"type": "sustained_test", "actor": GM, "target": c.id},
+                "sustained_check": {"type": "sustained_check", "actor": GM, "target": c.id},
+                "mount": {"type": "mount", "actor": c.id},
+                "dismount": {"type": "dismount", "actor": c.id},
+            }
+        ),
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from combat.rules.base import RNG
 from combat.rules.magus import codec, engine
@@ -131,3 +131,13 @@ def to_act(
         if c.initiative is None and cid in faces and must_roll(table.state, c):
             command = RollInitiative(actor=cid) if c.controller else RollInitiatives(targets=(cid,))
             table.do(command, [faces[cid]])
+
+
+Panel = TypeVar("Panel")
+
+
+def shown(panel: Panel | None) -> Panel:
+    """A panel the test expects to be shown (a ruleset's panel is None when it has nothing
+    to show)."""
+    assert panel is not None
+    return panel

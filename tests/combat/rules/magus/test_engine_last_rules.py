@@ -31,6 +31,7 @@ from combat.rules.magus.events import (
     Moved,
     SimpleActed,
 )
+from combat.rules.magus.table import TargetItem
 from tests.combat.rules.magus.engine_kit import Table, fighter, of, steed, to_act
 
 ATTACK = Declare(actor="ala", action="attack", weapon="Miecz", target="ork")
@@ -86,12 +87,12 @@ def test_sprint_shows_in_the_panels_metres_left() -> None:
     running = Declare(actor="ala", options=("bieg",))
     t = fight({"skills": {"sprint": 2}}, declarations={"ala": running})
     panel = table.turn_panel(t.state, "ala", frozenset(t.state.combatants))
-    assert panel["commands"]["ruch"]["metres"] == 28
+    assert panel.commands["ruch"]["metres"] == 28
     t.do(Move(actor="ala", metres=10))
     panel = table.turn_panel(t.state, "ala", frozenset(t.state.combatants))
-    assert panel["commands"]["ruch"]["metres"] == 18
+    assert panel.commands["ruch"]["metres"] == 18
     seat = table.seat_panel(t.state, "ala", frozenset(t.state.combatants))
-    assert (seat["movement_rate"], seat["sprint_m"]) == (12, 4)
+    assert (seat.movement_rate, seat.sprint_m) == (12, 4)
 
 
 def test_sprint_of_a_rider_does_not_carry_its_mount() -> None:
@@ -134,7 +135,7 @@ def test_uszkodzenie_przedmiotu_needs_przycelowanie() -> None:
     with pytest.raises(RuleViolation, match="wymaga Przycelowania"):
         t.do(Attack(actor="ala", target="ork", weapon="Miecz", damage_item="Skóra"))
     panel = table.turn_panel(t.state, "ala", frozenset(t.state.combatants))
-    assert panel["target_items"] == {}
+    assert panel.target_items == {}
 
 
 def test_uszkodzenie_przedmiotu_names_an_item_of_the_target() -> None:
@@ -142,11 +143,11 @@ def test_uszkodzenie_przedmiotu_names_an_item_of_the_target() -> None:
     with pytest.raises(RuleViolation, match="nie ma przedmiotu Kolczuga"):
         t.do(Attack(actor="ala", target="ork", weapon="Miecz", damage_item="Kolczuga"))
     panel = table.turn_panel(t.state, "ala", frozenset(t.state.combatants))
-    assert panel["target_items"]["ork"] == [
-        {"name": "Topór", "kind": "bron", "magic": False, "damaged": False},
-        {"name": "Puklerz", "kind": "tarcza", "magic": True, "damaged": False},
-        {"name": "Skóra", "kind": "zbroja", "magic": False, "damaged": False},
-    ]
+    assert panel.target_items["ork"] == (
+        TargetItem(name="Topór", kind="bron", magic=False, damaged=False),
+        TargetItem(name="Puklerz", kind="tarcza", magic=True, damaged=False),
+        TargetItem(name="Skóra", kind="zbroja", magic=False, damaged=False),
+    )
 
 
 def test_uszkodzenie_przedmiotu_on_an_excellent_result_marks_the_item_damaged() -> None:

@@ -37,8 +37,9 @@ from combat.rules.magus.events import (
     OrderSet,
     SaddleRolled,
 )
+from combat.rules.magus.table import Ref
 from combat.rules.records import replace
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, steed, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, shown, steed, to_act
 from tests.combat.rules.magus.scripted import Script
 
 LANCE = {"name": "Kopia", "damage": 5, "size": 4, "lance": True}
@@ -197,22 +198,22 @@ def test_a_wounded_rider_makes_the_saddle_test_with_pewny_dosiad_instead_of_the_
 
 def test_panels_offer_mounting_dismounting_and_the_charge() -> None:
     t = riders()
-    seat = RULESET.seat_panel(t.state, "ala", frozenset({"ala", "kon", "ork"}))
-    assert {a.key for a in seat["actions"]} == {"dosiadz:kon"}
-    t.do(codec.command_from_dict(seat["commands"]["dosiadz:kon"]))
-    gm = RULESET.gm_seat_panel(t.state, "kon")
-    assert gm["rider"] == {"id": "ala", "name": "Ala"} and gm["commands"]["dismount"]
+    seat = shown(RULESET.seat_panel(t.state, "ala", frozenset({"ala", "kon", "ork"})))
+    assert {a.key for a in seat.actions} == {"dosiadz:kon"}
+    t.do(codec.command_from_dict(seat.commands["dosiadz:kon"]))
+    gm = shown(RULESET.gm_seat_panel(t.state, "kon"))
+    assert gm.rider == Ref("ala", "Ala") and gm.commands["dismount"]
     t.do(StartCombat())
     to_act(t, {"ala": charge_at_ork("Kopia")}, initiative={"ala": 9, "ork": 5})
-    panel = RULESET.turn_panel(t.state, "ala", frozenset({"ala", "kon", "ork"}))
-    actions = {a.key: a for a in panel["actions"]}
+    panel = shown(RULESET.turn_panel(t.state, "ala", frozenset({"ala", "kon", "ork"})))
+    actions = {a.key: a for a in panel.actions}
     assert actions["szarza:ork:Kopia"].available and actions["zsiadz"].available
-    assert panel["mount"] == {"id": "kon", "name": "Kon"}
-    horse = RULESET.turn_panel(t.state, "kon", frozenset({"ala", "kon", "ork"}))
-    assert not any(a.key.startswith(("dosiadz", "zsiadz")) for a in horse["actions"])
-    assert [c["key"] for c in panel["charges"]] == ["szarza:ork:Miecz", "szarza:ork:Kopia"]
-    assert panel["charges"][0]["min_m"] == 14 and panel["charges"][0]["max_m"] == 28
-    charge = codec.command_from_dict(panel["commands"]["szarza:ork:Kopia"])
+    assert panel.mount == Ref("kon", "Kon")
+    horse = shown(RULESET.turn_panel(t.state, "kon", frozenset({"ala", "kon", "ork"})))
+    assert not any(a.key.startswith(("dosiadz", "zsiadz")) for a in horse.actions)
+    assert [c.key for c in panel.charges] == ["szarza:ork:Miecz", "szarza:ork:Kopia"]
+    assert panel.charges[0].min_m == 14 and panel.charges[0].max_m == 28
+    charge = codec.command_from_dict(panel.commands["szarza:ork:Kopia"])
     assert isinstance(charge, Attack) and charge.charge_m == 14
     view = RULESET.preview_odds(t.state, charge)
     assert (view.options[0].expected_damage or 0) > 0
@@ -249,8 +250,10 @@ def test_only_a_mount_is_offered_and_mounted_never_a_fellow_hero() -> None:
         steed("kon", "a", attributes={"sila": 8, "ruch": 14}),
         fighter("ork", "b"),
     )
-    seat = RULESET.seat_panel(t.state, "ala", frozenset({"ala", "ola", "eryk", "kon", "ork"}))
-    assert {a.key for a in seat["actions"]} == {"dosiadz:kon"}
+    seat = shown(
+        RULESET.seat_panel(t.state, "ala", frozenset({"ala", "ola", "eryk", "kon", "ork"}))
+    )
+    assert {a.key for a in seat.actions} == {"dosiadz:kon"}
     for hero in ("ola", "eryk"):
         with pytest.raises(RuleViolation) as refused:
             t.do(MountUp(actor="ala", mount=hero))
@@ -265,9 +268,9 @@ def test_once_the_turn_has_begun_no_delay_is_offered_nor_its_refusal_shown() -> 
     t.do(StartCombat())
     to_act(t, initiative={"ala": 9, "kon": 3, "ork": 5})
     seen = frozenset({"ala", "kon", "ork"})
-    before = {a.key for a in RULESET.turn_panel(t.state, "ala", seen)["actions"]}
+    before = {a.key for a in shown(RULESET.turn_panel(t.state, "ala", seen)).actions}
     assert {"opoznienie", "opoznienie_runda"} <= before
     t.do(Move(actor="ala", metres=2))
-    actions = RULESET.turn_panel(t.state, "ala", seen)["actions"]
+    actions = shown(RULESET.turn_panel(t.state, "ala", seen)).actions
     assert not {"opoznienie", "opoznienie_runda"} & {a.key for a in actions}
     assert not any("Opóźnić" in a.reason for a in actions)

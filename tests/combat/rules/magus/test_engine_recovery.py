@@ -22,7 +22,7 @@ from combat.rules.magus.commands import (
     StartCombat,
 )
 from combat.rules.magus.events import RecoveryTested, TimePassed, WoundHealed
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, shown, to_act
 
 
 def duel(**ala: Any) -> Table:
@@ -61,9 +61,9 @@ def test_waking_from_unconsciousness_one_minute_after_falling() -> None:
     with pytest.raises(RuleViolation) as refused:
         t.do(RecoveryTest(actor="ala"))
     assert refused.value.template == rec.UNCONSCIOUS_WAIT
-    seat = RULESET.seat_panel(t.state, "ala", frozenset({"ala", "ork"}))
-    assert seat["recovery"]["next_at"] == 60 and not seat["recovery"]["allowed"]
-    assert {a.key: a.available for a in seat["actions"]} == {
+    seat = shown(RULESET.seat_panel(t.state, "ala", frozenset({"ala", "ork"})))
+    assert seat.recovery.next_at == 60 and not seat.recovery.allowed
+    assert {a.key: a.available for a in seat.actions} == {
         "test_zdrowienia": False,
         "ocucenie": True,
     }
@@ -95,9 +95,9 @@ def test_recovery_after_a_fight_waits_an_hour_then_wounds_lower_it_to_a_minimum_
     with pytest.raises(RuleViolation) as refused:
         t.do(RecoveryTest(actor="ala"))
     assert refused.value.template == rec.AFTER_COMBAT
-    assert RULESET.seat_panel(t.state, "ala", frozenset())["recovery"]["next_at"] == 3600
-    panel = RULESET.gm_panel(t.state)
-    t.do(codec.command_from_dict(panel["commands"]["czas_godzina"]))
+    assert shown(RULESET.seat_panel(t.state, "ala", frozenset())).recovery.next_at == 3600
+    panel = shown(RULESET.gm_panel(t.state))
+    t.do(codec.command_from_dict(panel.commands["czas_godzina"]))
     events = t.do(RecoveryTest(actor="ala"), [2])  # 2 − 3 (Wounds after the first): 1
     roll = of(events, RecoveryTested)[0].roll
     assert roll.total == 1 and [a.value for a in roll.adjustments] == [-3]
@@ -116,7 +116,7 @@ def test_healing_stun_damage_adds_the_sila_woli_step() -> None:
     t = duel()
     t.do(EditHealth(target="ala", stun=8))
     t.do(PassTime(seconds=60))
-    actions = {a.key: a for a in RULESET.seat_panel(t.state, "ala", frozenset())["actions"]}
+    actions = {a.key: a for a in shown(RULESET.seat_panel(t.state, "ala", frozenset())).actions}
     assert (
         list(actions) == ["test_zdrowienia_ogluszenie"]
         and actions["test_zdrowienia_ogluszenie"].available
@@ -140,9 +140,9 @@ def test_one_recovery_test_a_day_only_after_a_nights_rest_which_makes_it_a_must(
     events = t.do(PassTime(night=True))
     assert of(events, TimePassed) == [TimePassed(8 * 3600, night=True)]
     assert narrate.describe(t.state, events[0]) is not None
-    seat = RULESET.gm_seat_panel(t.state, "ala")
-    assert seat["recovery"]["must_test"] and seat["recovery"]["reason"] == rec.MUST_TEST
-    assert {a.key for a in seat["actions"]} == {"test_zdrowienia"}
+    seat = shown(RULESET.gm_seat_panel(t.state, "ala"))
+    assert seat.recovery.must_test and seat.recovery.reason == rec.MUST_TEST
+    assert {a.key for a in seat.actions} == {"test_zdrowienia"}
     t.do(RecoveryTest(actor="ala"), [6])
     assert t.c["ala"].damage == 0 and not t.c["ala"].recovery.must_test
 
@@ -157,7 +157,7 @@ def test_a_wound_heals_after_a_nights_rest_by_spending_a_test_without_damage() -
         t.do(HealWound(actor="ala"))
     t.do(EditHealth(target="ala", damage=0))
     t.do(PassTime(night=True))
-    actions = {a.key: a for a in RULESET.seat_panel(t.state, "ala", frozenset())["actions"]}
+    actions = {a.key: a for a in shown(RULESET.seat_panel(t.state, "ala", frozenset())).actions}
     assert actions["leczenie_rany"].available
     events = t.do(HealWound(actor="ala"))
     assert of(events, WoundHealed) == [WoundHealed("ala")]
@@ -170,7 +170,7 @@ def test_the_dead_make_no_recovery_test() -> None:
     t.do(EditHealth(target="ala", damage=40))
     with pytest.raises(RuleViolation, match="nie żyje"):
         t.do(RecoveryTest(actor="ala"))
-    assert RULESET.seat_panel(t.state, "ala", frozenset())["actions"] == []
+    assert shown(RULESET.seat_panel(t.state, "ala", frozenset())).actions == ()
 
 
 def test_new_damage_restarts_the_quiet_minute_before_a_recovery_test() -> None:

@@ -36,7 +36,7 @@ from combat.rules.magus.commands import (
 )
 from combat.rules.magus.events import ConditionAdded, DeadlinesMoved, HealthEdited
 from combat.rules.magus.levels import LEVELS
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, sheet, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, sheet, shown, to_act
 from tests.combat.rules.magus.test_attack_sequence import duel, hit
 
 
@@ -313,41 +313,41 @@ def test_health_view_levels_by_damage_against_the_death_rating() -> None:
 def test_panels_offer_what_is_legal_with_ready_commands() -> None:
     t = Table(fighter("ala", "a", "u1"), fighter("ork", "b"))
     everyone = frozenset({"ala", "ork"})
-    gm = RULESET.gm_panel(t.state)
-    assert {a.key: a.available for a in gm["actions"]}["start"]
+    gm = shown(RULESET.gm_panel(t.state))
+    assert {a.key: a.available for a in gm.actions}["start"]
     t.do(StartCombat())
-    panel = RULESET.turn_panel(t.state, "ala", everyone)
-    assert panel["phase"] == "declare" and panel["commands"]["declare"]["type"] == "declare"
-    assert [o.key for o in panel["options"]][:2] == ["bieg", "agresywny_atak"]
-    assert panel["action_kinds"][1] == ("attack", "atak") and panel["current"] is None
-    assert panel["strain"]["bieg"] == 1 and panel["paid"] == []
+    panel = shown(RULESET.turn_panel(t.state, "ala", everyone))
+    assert panel.phase == "declare" and panel.commands["declare"]["type"] == "declare"
+    assert [o.key for o in panel.options][:2] == ["bieg", "agresywny_atak"]
+    assert panel.action_kinds[1] == ("attack", "atak") and panel.current is None
+    assert panel.strain["bieg"] == 1 and panel.paid == ()
     t.do(Declare(actor="ala"))
     t.do(Declare(actor="ork"))
-    panel = RULESET.turn_panel(t.state, "ala", everyone)
-    assert {a.key: a.available for a in panel["actions"]} == {"inicjatywa": True}
-    seat = RULESET.seat_panel(t.state, "ala", everyone)
-    assert seat["commands"]["inicjatywa"]["type"] == "roll_initiative"
-    gm = RULESET.gm_panel(t.state)
-    assert {a.key for a in gm["actions"]} >= {"dalej", "inicjatywa_bn"}
+    panel = shown(RULESET.turn_panel(t.state, "ala", everyone))
+    assert {a.key: a.available for a in panel.actions} == {"inicjatywa": True}
+    seat = shown(RULESET.seat_panel(t.state, "ala", everyone))
+    assert seat.commands["inicjatywa"]["type"] == "roll_initiative"
+    gm = shown(RULESET.gm_panel(t.state))
+    assert {a.key for a in gm.actions} >= {"dalej", "inicjatywa_bn"}
     to_act(t)
-    panel = RULESET.turn_panel(t.state, "ala", frozenset({"ala"}))
-    assert panel["targets"] == []
-    panel = RULESET.turn_panel(t.state, "ala", everyone)
-    actions = {a.key: a for a in panel["actions"]}
+    panel = shown(RULESET.turn_panel(t.state, "ala", frozenset({"ala"})))
+    assert panel.targets == ()
+    panel = shown(RULESET.turn_panel(t.state, "ala", everyone))
+    actions = {a.key: a for a in panel.actions}
     assert actions["atak:ork:Miecz"].available and actions["koniec_tury"].available
-    assert panel["attacks"][0]["key"] == "atak:ork:Miecz"
+    assert panel.attacks[0].key == "atak:ork:Miecz"
     assert not actions["powstanie"].available and actions["powstanie"].reason_template
-    assert RULESET.command_from_dict(panel["commands"]["ruch"]) == Move(actor="ala", metres=12)
-    other = RULESET.turn_panel(t.state, "ork", everyone)
-    assert not {a.key: a for a in other["actions"]}["koniec_tury"].available
-    gm_seat = RULESET.gm_seat_panel(t.state, "ork")
-    assert gm_seat["commands"]["edit_health"]["target"] == "ork"
+    assert RULESET.command_from_dict(panel.commands["ruch"]) == Move(actor="ala", metres=12)
+    other = shown(RULESET.turn_panel(t.state, "ork", everyone))
+    assert not {a.key: a for a in other.actions}["koniec_tury"].available
+    gm_seat = shown(RULESET.gm_seat_panel(t.state, "ork"))
+    assert gm_seat.commands["edit_health"]["target"] == "ork"
     t.do(Hold(actor="ala", trigger="szarża"))
-    seat = RULESET.seat_panel(t.state, "ala", everyone)
-    assert {a.key: a.available for a in seat["actions"]} == {"przerwij": True}
+    seat = shown(RULESET.seat_panel(t.state, "ala", everyone))
+    assert {a.key: a.available for a in seat.actions} == {"przerwij": True}
     t.do(AddCondition(target="ala", condition="powalony"))
     t.do(EndCombat())
-    assert RULESET.gm_panel(t.state)["stage"] == "ended"
+    assert shown(RULESET.gm_panel(t.state)).stage == "ended"
 
 
 def test_prompts_capability_answers_and_policies() -> None:
@@ -357,11 +357,11 @@ def test_prompts_capability_answers_and_policies() -> None:
     assert prompt.actor == "ork" and prompt.kind == "obrona"
     assert prompt.label == "Trafienie: Ala → Ork (wynik ataku 8)"
     assert dict(prompt.options) == {"unik": "Unik (stopień 8)", "": "Bez obrony"}
-    panel = RULESET.prompt_panel(t.state, prompt.id)
-    assert panel["attack_result"] == 8
-    assert panel["level_label"] == {lv.key: lv.label for lv in LEVELS}[panel["level"]]
-    assert panel["level_label"] in {"Przeciętny sukces", "Duży sukces"}
-    assert RULESET.prompt_panel(t.state, "p9") == {}
+    panel = shown(RULESET.prompt_panel(t.state, prompt.id))
+    assert panel.attack_result == 8
+    assert panel.level_label == {lv.key: lv.label for lv in LEVELS}[panel.level]
+    assert panel.level_label in {"Przeciętny sukces", "Duży sukces"}
+    assert RULESET.prompt_panel(t.state, "p9") is None
     with pytest.raises(RuleViolation, match="Tej reakcji"):
         RULESET.prompt_command(t.state, prompt.id, "riposta")
     with pytest.raises(RuleViolation, match="zamknięte"):
@@ -420,11 +420,11 @@ def test_every_viewers_panel_of_one_state_probes_each_button_once(
         return decide(state, command, rng)
 
     monkeypatch.setattr(engine, "decide", counted)
-    players = RULESET.turn_panel(t.state, "ala", everyone)
+    players = shown(RULESET.turn_panel(t.state, "ala", everyone))
     buttons = len(probed)
-    gms = RULESET.turn_panel(t.state, "ala", everyone)
+    gms = shown(RULESET.turn_panel(t.state, "ala", everyone))
     assert buttons > 3 and len(probed) == buttons
-    assert gms["actions"] == players["actions"] and gms["commands"] == players["commands"]
+    assert gms.actions == players.actions and gms.commands == players.commands
     t.do(Move(actor="ala", metres=2))  # the next entry's state is probed anew
-    RULESET.turn_panel(t.state, "ala", everyone)
+    shown(RULESET.turn_panel(t.state, "ala", everyone))
     assert len(probed) > buttons

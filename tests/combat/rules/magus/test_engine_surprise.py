@@ -19,7 +19,7 @@ from combat.rules.magus.events import (
     SurpriseDifficulty,
     SurpriseRolled,
 )
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, shown, to_act
 
 
 def with_brooch(c: dict[str, Any]) -> dict[str, Any]:
@@ -152,12 +152,12 @@ def test_surprise_test_refusals() -> None:
 
 def test_the_gm_panel_offers_the_surprise_test_per_side_with_the_dn_base() -> None:
     t = party(brooch=True)
-    panel = RULESET.gm_panel(t.state)
-    actions = {a.key: a for a in panel["actions"]}
+    panel = shown(RULESET.gm_panel(t.state))
+    actions = {a.key: a for a in panel.actions}
     assert actions["zaskoczenie:a"].available and actions["zaskoczenie:b"].available
-    command = codec.command_from_dict({**panel["commands"]["zaskoczenie:a"], "rain": "downpour"})
+    command = codec.command_from_dict({**panel.commands["zaskoczenie:a"], "rain": "downpour"})
     assert command == SurpriseTest(side="a", rain="downpour")
-    info = panel["surprise"]
-    assert info["sides"]["a"]["base"] == 4 and info["sides"]["a"]["brooches"] == ["ala"]
-    assert info["darkness"][3][2] == 3 and info["rain"][2][2] == 2 and info["tested"] == []
+    info = panel.surprise
+    assert info.sides["a"].base == 4 and info.sides["a"].brooches == ("ala",)
+    assert info.darkness[3][2] == 3 and info.rain[2][2] == 2 and info.tested == ()
     assert RULESET.command_targets(SurpriseTest(side="a", sneakers=("ork",))) == ("ork",)

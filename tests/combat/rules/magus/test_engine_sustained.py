@@ -22,7 +22,7 @@ from combat.rules.magus.events import (
     SustainedRolled,
     SustainedTested,
 )
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, shown, to_act
 
 
 def rounds_of(table: Table, declaration: Declare, n: int, dice: list[int] | None = None) -> list:
@@ -50,8 +50,8 @@ def test_sustained_action_preset_from_the_seed_takes_the_top_of_its_range() -> N
     assert "Zamknięcie zamka drzwi" in narrate.declaration_text(
         table.state, table.c["ala"].declaration
     )
-    panel = RULESET.turn_panel(fight().state, "ala", frozenset({"ala", "ork"}))
-    assert {p["key"] for p in panel["sustained_presets"]} == {p.key for p in sus.PRESETS}
+    panel = shown(RULESET.turn_panel(fight().state, "ala", frozenset({"ala", "ork"})))
+    assert {p.key for p in panel.sustained_presets} == {p.key for p in sus.PRESETS}
 
 
 def test_sustained_action_without_a_test_progresses_each_round_and_completes() -> None:
@@ -112,9 +112,9 @@ def test_sustained_action_gm_test_recorded_or_rolled_during_the_round() -> None:
     events = table.do(EndTurn(actor="ork"))  # no roll at the round's end: the GM rolled it
     assert of(events, SustainedAdvanced) == [SustainedAdvanced("ala", True)]
     assert table.c["ala"].sustained_result is None
-    seat = RULESET.gm_seat_panel(table.state, "ala")
-    assert seat["sustained"]["progress"] == 1 and seat["sustained"]["test"]["dn"] == 6
-    assert seat["commands"]["sustained_check"]["type"] == "sustained_check"
+    seat = shown(RULESET.gm_seat_panel(table.state, "ala"))
+    assert seat.sustained.progress == 1 and seat.sustained.test.dn == 6
+    assert seat.commands["sustained_check"]["type"] == "sustained_check"
     to_act(table, {"ala": rite})
     dropped = table.do(SustainedCheck(target="ala"))  # the GM drops the test again
     assert narrate.describe(table.state, dropped[0]) is not None

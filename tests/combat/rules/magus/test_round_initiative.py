@@ -19,7 +19,7 @@ from combat.rules.magus.commands import (
     StartCombat,
 )
 from combat.rules.magus.events import InitiativeRolled, InitiativeSet, OrderSet
-from tests.combat.rules.magus.engine_kit import Table, fighter, of, to_act
+from tests.combat.rules.magus.engine_kit import Table, fighter, of, shown, to_act
 
 
 def declared(table: Table) -> None:
@@ -169,15 +169,15 @@ def test_initiative_movement_costs_one_initiative_per_hex_and_replaces_ruch_dzie
 def test_the_gm_rolls_one_seats_initiative_from_its_seat_controls() -> None:
     table = Table(fighter("ala", "a", "u1"), fighter("ork", "b"))
     table.do(StartCombat(now=0.0))
-    assert RULESET.gm_seat_panel(table.state, "ala")["phase"] == "declare"
+    assert shown(RULESET.gm_seat_panel(table.state, "ala")).phase == "declare"
     declared(table)
-    panel = RULESET.gm_seat_panel(table.state, "ala")
-    assert panel["phase"] == "initiative"
-    offer = {a.key: a for a in panel["actions"]}["inicjatywa_mg"]
+    panel = shown(RULESET.gm_seat_panel(table.state, "ala"))
+    assert panel.phase == "initiative"
+    offer = {a.key: a for a in panel.actions}["inicjatywa_mg"]
     assert offer.available and offer.label == "Rzuć na Inicjatywę"
-    command = command_from_dict(panel["commands"]["inicjatywa_mg"])
+    command = command_from_dict(panel.commands["inicjatywa_mg"])
     assert command == RollInitiatives(targets=("ala",))
     events = table.do(command, [6])
     assert [e.combatant for e in of(events, InitiativeRolled)] == ["ala"]
-    keys = {a.key for a in RULESET.gm_seat_panel(table.state, "ala")["actions"]}
+    keys = {a.key for a in shown(RULESET.gm_seat_panel(table.state, "ala")).actions}
     assert "inicjatywa_mg" not in keys  # rolled: nothing more to offer

@@ -1,17 +1,23 @@
-"""Magus at the live table, minimally: the neutral `TableView` and plain-dict panels saying
-what is legal now, with ready-made command dicts (`codec.command_to_dict`) for every button.
+"""Magus at the live table, minimally: the neutral `TableView` and the panels saying what is
+legal now, with ready-made command dicts (`codec.command_to_dict`, held as `Fields`) for every
+button.
 
-Panels (their templates come later; every key is documented here):
+Each panel is a frozen record (`TurnPanel`, `SeatPanel`, `GMPanel`, `GMSeatPanel`; the prompt's
+`prompts.PromptPanel`) of plain values, holding all its partial reads of the fight, so the live
+table compares it by value. Its fields, as below: a {id, name} is a `Ref` (a target's also
+with its side: `Target`), a list a tuple, a {key: ...} mapping `Fields`, a record named in the
+field's comment its small frozen record.
 - `turn_panel(state, actor, visible)`: {"stage", "phase", "actor": {id, name}, "declared":
   the actor's own declaration as (msgid, params) parts (`narrate.declaration_parts`; the
   template shows each `{% tr %}`, one after another) or (), "actions": [LegalAction],
-  "commands": {key: command dict}, "targets": [{id, name}], "weapons", "spells"; in the
+  "commands": {key: command dict}, "targets": [{id, name, side}], "weapons", "spells"; in the
   declaration phase also "options" (LegalAction of each declarable option), "action_kinds"
   [(key, label)], "current" (the declaration so far, as JSON, or None), "strain" {option:
   Strain}, "paid" (options already paid this round), "sustained_presets" [{key, label, low,
   high}] (the
   seed's sustained actions: Declare(action="sustained", preset=key, rounds=low..high; 0 =
-  high), optional test_skill/test_dn/failure_stalls); in the act phase "attacks" [{key,
+  high), optional test_skill/test_dn/failure_stalls), "deadline" (the reveal's, or None); in
+  the act phase "attacks" [{key,
   target, weapon, spell, legal}] naming the "atak:<target>:<means>" actions ("legal" the
   LegalAction: each legal or not against its own target), "attack_target" (the id the
   attack form starts on: the declared target, else the first of another side), "charges" [{key,
@@ -20,11 +26,12 @@ Panels (their templates come later; every key is documented here):
   legal), "mount" ({id, name} of the actor's mount, or None), "target_items" ({target id:
   [{name, kind ("bron"/"tarcza"/"zbroja"), magic, damaged}]}, only after Przycelowanie: the
   items an Attack's `damage_item` may name), and the actions "zsiadz" (Dismount) or
-  "dosiadz:<id>" (MountUp, one per free living mount on its side). The "ruch" Move asks the
+  "dosiadz:<id>" (MountUp, one per free living mount on its side; "mounts" {id: name} of
+  those offered). The "ruch" Move asks the
   metres left (`engine.common.movement_limit`: Bieg ×2, Sprint on top, a mount's speeds).
-- `seat_panel(state, seat, visible)`: a player's own card outside its turn: {"declared",
-  "actions", "commands", "initiative_step", "movement_rate", "sprint_m" (Sprint's metres on
-  top of it, not doubled by Bieg), "recovery", "mount", "rider"}
+- `seat_panel(state, seat, visible)`: a player's own card outside its turn: {"stage", "phase",
+  "declared", "actions", "commands", "initiative_step", "movement_rate", "sprint_m" (Sprint's
+  metres on top of it, not doubled by Bieg), "recovery", "mount", "rider", "mounts"}
   (roll initiative, interrupt with a held action, step in; before the fight "dosiadz:<id>" /
   "zsiadz"; outside a fight, or when unconscious in one: "test_zdrowienia" (with damage),
   "test_zdrowienia_ogluszenie" (with stun damage: heals="stun"), "ocucenie" (unconscious:
@@ -32,15 +39,16 @@ Panels (their templates come later; every key is documented here):
   `recovery_info`: {"tests_left", "allowed", "reason" (msgid), "next_at" (game seconds or
   None), "must_test", "unconscious_since", "now" (the game clock)}; "mount"/"rider": {id,
   name} or None.
-- `gm_panel(state)`: {"stage", "phase", "actions", "commands", "waiting", "sides",
-  "declarations": {id: parts (as "declared")}, "clock" (game seconds), "surprise"}; actions
+- `gm_panel(state)`: {"stage", "phase", "actions", "commands", "waiting", "sides", "by_side"
+  [(side, its seats' ids in turn order)], "declarations" [(id, name, parts (as "declared"))]
+  in turn order, "clock" (game seconds), "surprise"}; actions
   also "zaskoczenie:<side>" (SurpriseTest of that side, before the fight; the form adds dusk,
   darkness, rain, camouflage, sneakers, unaware, base, distances), "czas_minuta",
   "czas_godzina", "czas_noc" (PassTime). "surprise": {"sides": {side: {"members", "met"
   ([{id, name}]), "base" (the lowest Zręczność step met), "brooches" (ids)}}, "darkness" /
   "rain" [(key, label, DN modifier)], "dusk", "camouflage" (their DN modifiers), "tested"
   (sides already tested)}.
-- `gm_seat_panel(state, seat)`: {"id", "phase", "damage", "stun", "wounds", "conditions",
+- `gm_seat_panel(state, seat)`: {"id", "stage", "phase", "damage", "stun", "wounds", "conditions",
   "condition_choices", "declared" (parts), "sustained", "recovery", "mount", "rider",
   "actions", "commands"}; "sustained" is None or {"note"/"label", "preset", "rounds", "progress",
   "elapsed", "test" ({skill, dn} or None), "failure_stalls", "result" (this round's test:

@@ -36,6 +36,7 @@ from combat.rules import battlemap
 from combat.rules.base import (
     MapSpec,
     OddsOption,
+    Panel,
     PromptView,
     RuleViolation,
     SeatView,
@@ -107,7 +108,7 @@ class PromptCard:
     mine: bool
     odds: Mapping[str, OddsOption] = field(default_factory=dict)
     answers: dict[str, Any] = field(default_factory=dict)
-    panel: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's prompt partial
+    panel: Panel = None  # the ruleset's prompt partial
 
 
 def _option_labels(prompt: PromptView) -> list[tuple[str, str]]:
@@ -484,7 +485,7 @@ class View:
         return [r for r in self.rows if r.id in waiting]
 
     @cached_property
-    def turn_panels(self) -> list[tuple[Row, Mapping[str, Any]]]:
+    def turn_panels(self) -> list[tuple[Row, Panel]]:
         """The ruleset's turn partial for each seat this viewer acts for now: the current one
         in the fight, those acting all at once (declarations), their own before the fight
         (rolling initiative)."""
@@ -509,12 +510,12 @@ class View:
         return any(self.sight.prompt(p, self.view) for p in prompts.open_prompts(self.table.state))
 
     @cached_property
-    def seat_panels(self) -> dict[str, Mapping[str, Any]]:
+    def seat_panels(self) -> dict[str, Panel]:
         seen = self.sight.seen
         return {r.id: self.rules.seat_panel(self.table.state, r.id, seen) for r in self.mine}
 
     @cached_property
-    def gm_seat_panels(self) -> dict[str, Mapping[str, Any]]:
+    def gm_seat_panels(self) -> dict[str, Panel]:
         if not self.viewer.is_gm:
             return {}
         return {r.id: self.rules.gm_seat_panel(self.table.state, r.id) for r in self.rows}
@@ -535,8 +536,8 @@ class View:
         }
 
     @cached_property
-    def gm_panel(self) -> Mapping[str, Any]:
-        return self.rules.gm_panel(self.table.state) if self.viewer.is_gm else {}
+    def gm_panel(self) -> Panel:
+        return self.rules.gm_panel(self.table.state) if self.viewer.is_gm else None
 
     @cached_property
     def sides(self) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ This module imports nothing of the project at run time: the rulesets import it, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
@@ -505,6 +505,13 @@ class SimulationSummary(Protocol):
         ...
 
 
+# A ruleset's panel: a frozen record (a dataclass of plain immutable values: strings, numbers,
+# tuples of small records; never a whole state or combatant) holding all its partial reads of
+# the fight, so two panels compare by value (`combat.pushes` re-renders a region only when its
+# record changed) and an unrelated change to the state leaves it equal. None: nothing to show.
+Panel = Hashable
+
+
 class Ruleset(Protocol):
     key: str
     label: str
@@ -622,22 +629,23 @@ class Ruleset(Protocol):
         ...
 
     # Each panel fills the ruleset's partial of the same name under
-    # templates/combat/rulesets/<key>/ (turn.html, seat.html, gm_panel.html, gm_seat.html).
+    # templates/combat/rulesets/<key>/ (turn.html, seat.html, gm_panel.html, gm_seat.html):
+    # a `Panel`, the whole of what the partial reads of the fight.
     # `visible` holds the ids of the combatants the viewer may see (a player: not the hidden).
 
-    def turn_panel(self, state: Any, actor_id: str, visible: frozenset[str]) -> Mapping[str, Any]:
+    def turn_panel(self, state: Any, actor_id: str, visible: frozenset[str]) -> Panel:
         """What the acting viewer may do in `actor_id`'s turn (or before the fight)."""
         ...
 
-    def seat_panel(self, state: Any, seat_id: str, visible: frozenset[str]) -> Mapping[str, Any]:
+    def seat_panel(self, state: Any, seat_id: str, visible: frozenset[str]) -> Panel:
         """Extras on a player's own card (what they may do outside their turn)."""
         ...
 
-    def gm_panel(self, state: Any) -> Mapping[str, Any]:
+    def gm_panel(self, state: Any) -> Panel:
         """The GM's controls of the whole fight (start, end, the GM's own roll)."""
         ...
 
-    def gm_seat_panel(self, state: Any, seat_id: str) -> Mapping[str, Any]:
+    def gm_seat_panel(self, state: Any, seat_id: str) -> Panel:
         """The GM's controls of one seat (its numbers, conditions, initiative)."""
         ...
 
@@ -659,7 +667,7 @@ class Prompts(Protocol):
         RuleViolation for an option that is not offered."""
         ...
 
-    def prompt_panel(self, state: Any, prompt_id: str) -> Mapping[str, Any]:
+    def prompt_panel(self, state: Any, prompt_id: str) -> Panel:
         """Extras on the prompt card (templates/combat/rulesets/<key>/prompt.html)."""
         ...
 

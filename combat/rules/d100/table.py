@@ -296,7 +296,7 @@ def legal(state: EncounterState, key: str, label: str, command: Command) -> Lega
     refused = engine.refusal(state, command)
     if refused is not None:
         return refused_action(key, label, refused)
-    return LegalAction(key, label, True, label_template=label)
+    return LegalAction(key, label, True, label_template=label, reason_params=Fields())
 
 
 def refused_action(key: str, label: str, refused: RuleViolation) -> LegalAction:

@@ -160,18 +160,18 @@ class D100Ruleset:
 
     def turn_panel(
         self, state: EncounterState, actor_id: str, visible: frozenset[str]
-    ) -> dict[str, Any]:
+    ) -> table.TurnPanel | None:
         return table.turn_panel(state, actor_id, visible)
 
     def seat_panel(
         self, state: EncounterState, seat_id: str, visible: frozenset[str]
-    ) -> dict[str, Any]:
+    ) -> table.SeatPanel | None:
         return table.seat_panel(state, seat_id, visible)
 
-    def gm_panel(self, state: EncounterState) -> dict[str, Any]:
+    def gm_panel(self, state: EncounterState) -> table.GMPanel | None:
         return table.gm_panel(state)
 
-    def gm_seat_panel(self, state: EncounterState, seat_id: str) -> dict[str, Any]:
+    def gm_seat_panel(self, state: EncounterState, seat_id: str) -> table.GMSeatPanel | None:
         return table.gm_seat_panel(state, seat_id)
 
     # --- Prompts --------------------------------------------------------------------------
@@ -184,7 +184,7 @@ class D100Ruleset:
     ) -> Command:
         return prompts.prompt_command(state, prompt_id, option, now)
 
-    def prompt_panel(self, state: EncounterState, prompt_id: str) -> dict[str, Any]:
+    def prompt_panel(self, state: EncounterState, prompt_id: str) -> prompts.PromptPanel | None:
         return prompts.prompt_panel(state, prompt_id)
 
     def reaction_policies(self) -> list[tuple[str, str]]:

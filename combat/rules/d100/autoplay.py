@@ -121,9 +121,9 @@ def _best_attack_on(
     that enemy's best reaction; None when it has none the rules allow."""
     candidates: list[tuple[float, int, Command]] = []
     options: list[tuple[str, int, Command]] = [
-        (c["key"], -1, Attack(actor=me.id, target=target.id, choice=c["key"], now=now))
+        (c.key, -1, Attack(actor=me.id, target=target.id, choice=c.key, now=now))
         for c in attack_choices(state, me)
-        if c["available"]
+        if c.available
     ]
     options += [
         (f"spell:{i}", i, Cast(actor=me.id, spell=i, target=target.id, now=now))

@@ -11,9 +11,11 @@ have given. The odds are the engine's own numbers (`engine.attack.plan`, `defenc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules.base import (
+    Fields,
     OddsOption,
     OddsView,
     Outcome,
@@ -161,32 +163,57 @@ def auto_answer(state: EncounterState, prompt_id: str, policy: str, now: float) 
     return prompt_command(state, prompt_id, choice, now)
 
 
-def prompt_panel(state: EncounterState, prompt_id: str) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class PromptOption:
+    """A reaction the prompt offers, its label with the threshold as (msgid, params)."""
+
+    key: str
+    label_template: str
+    label_params: Fields
+
+
+@dataclass(frozen=True, slots=True)
+class PromptPanel:
     """What the prompt card adds: the attack (what with, its thresholds, the target's armour
-    and Odporność) and each reaction's threshold; ties go to the defender or not. An attack
-    that fell through meanwhile: {"fallen": why (Polish)}."""
+    and Odporność), each reaction's threshold, whether ties go to the defender; an attack
+    that fell through meanwhile only why (`fallen`, Polish)."""
+
+    fallen: str = ""
+    means: str = ""
+    spell: bool = False
+    hit: int = 0
+    damage: int = 0
+    resistance: int | None = None
+    armour: int = 0
+    options: tuple[PromptOption, ...] = ()
+    tie_to_defender: bool = False
+    crits: bool = False
+
+
+def prompt_panel(state: EncounterState, prompt_id: str) -> PromptPanel | None:
+    """The prompt card's record (`PromptPanel`); None for a prompt no longer open."""
     prompt = state.prompt(prompt_id)
     if prompt is None:
-        return {}
+        return None
     found = replan(state, prompt)
     if isinstance(found, PromptClosed):
-        return {"fallen": found.detail}
+        return PromptPanel(fallen=found.detail)
     p = found
-    return {
-        "means": p.label,
-        "spell": p.spell >= 0,
-        "hit": p.hit.threshold(state),
-        "damage": p.damage.threshold(state),
-        "resistance": p.resistance.threshold(state) if p.resistance else None,
-        "armour": p.armour_percent,
-        "options": [
-            {"key": key, "label_template": t, "label_params": params}
+    return PromptPanel(
+        means=p.label,
+        spell=p.spell >= 0,
+        hit=p.hit.threshold(state),
+        damage=p.damage.threshold(state),
+        resistance=p.resistance.threshold(state) if p.resistance else None,
+        armour=p.armour_percent,
+        options=tuple(
+            PromptOption(key, t, Fields(params))
             for key, t, params in option_templates(state, prompt)
             if key
-        ],
-        "tie_to_defender": state.settings.tie_to_defender,
-        "crits": p.crits,
-    }
+        ),
+        tie_to_defender=state.settings.tie_to_defender,
+        crits=p.crits,
+    )
 
 
 # --- odds -------------------------------------------------------------------------------------

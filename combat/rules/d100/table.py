@@ -1,49 +1,12 @@
-"""d100 at the live table: the neutral `TableView` and the plain-dict panels its partials
+"""d100 at the live table: the neutral `TableView` and the panels its partials
 (templates/combat/rulesets/d100/) render, saying what is legal now (each offer probed with
-`engine.refusal`) with a ready command dict (`codec.command_to_dict`) for every button.
+`engine.refusal`) with a ready command (`codec.command_to_dict`) for every button.
 
-Panels (every key documented here; `LegalAction`s carry msgid, params and the reason of a
-refusal; a "choice" is {key, label, hit, damage, available, reason, reason_template,
-reason_params}: an attack choice of the sheet with its Trafienie and Obrażenia thresholds now):
-
-- `turn_panel(state, actor, visible)`: {"stage", "pace", "turn", "actor" {id, name, side},
-  "targets" [{id, name, side}] (visible combatants still fighting, not the actor),
-  "enemies" (those of them the actor may attack), "choices" [choice], "spells" [{index,
-  name, kind, kind_label, hit, damage, targets [{id, name}] (whom it may be cast at; [] for a
-  summoning), self_target (a positive spell: None is oneself)}], "defences" [{key, label,
-  threshold}] (the reactions it has now), "actions" [LegalAction], "commands" {key: command
-  dict}}. Live, in its turn, actions "atak", "czar" (the first spell it may cast now, with
-  its first target), "odpoczynek", "przemiana", "akcja_pelna", "ruch", "przeladowanie",
-  "zmiana_broni", "akcja_darmowa", "koniec_tury", and "castable" (whether "czar" is
-  available: the cast form shows even when no enemy is left to attack).
-  By post also "post": {"mine" (its post: {what ((msgid, params) parts), action (dict),
-  defence, defence_label, text, by_gm, at}, or None), "closed", "deadline", "remind_at",
-  "text_max", "action_options" [{value (the Action as a dict), json (the same as JSON, the
-  value of a data-json option), label_template, label_params, group ("other", "attack",
-  "cast"), selected}], "defence_options" [{key, label_template, label_params, selected}]},
-  and the actions "wpis" (a player's Post) and "wpis_mg" (the GM's, allowed after the
-  deadline), their commands the Post without action (the form adds c.action, c.defence,
-  c.text).
-- `seat_panel(state, seat, visible)`: a player's own card: {"thresholds" [choice], "defences",
-  "armour" (percent), "injury_penalty", "resting", "transformed", "post" (its post in an open
-  by-post turn, as "mine"), "pace", "deadline", "closed" (the by-post turn's deadline passed:
-  posting is closed until the GM resolves it)}.
-- `gm_panel(state)`: {"stage", "pace", "turn", "sides", "actions", "commands", "paces"
-  [(key, label)], "start_fields" (the optional fields StartCombat takes: "pace", "deadline"),
-  "posts" [{id, name, posted, post (as "mine", or None), panel (once posting closed: the
-  seat's turn panel, for the GM's post for it; else None)}] (by post: every seat of the turn,
-  `post_seats`), "waiting" (ids), "closed", "deadline", "extend" [{hours, deadline}] (the
-  deadline moved on by that many hours), "from_now" [hours] (a deadline that many hours from
-  the server's clock: the command's `hours`), "post_turn_hours", "attributes" [(key, label)],
-  "combatants" [{id, name}]}; actions "start", "tempo_live", "tempo_post", "rozstrzygnij",
-  "termin", "termin_od_teraz", "rzut_mg", "koniec".
-- `gm_seat_panel(state, seat)`: {"id", "name", "pz", "max_pz", "injuries", "status",
-  "fallen" (waiting for DecideFallen), "conditions" [{key, label}] (removable),
-  "condition_choices" [(key, label)], "grounds" [(key, label)], "acrobatics" (its skill),
-  "heavy_armour", "max_height" (Akrobatyka's), "position" (index in the order), "can_block",
-  "actions", "commands"}; actions "obrazenia", "leczenie", "stan", "upadek", "martwy",
-  "nieprzytomny", "wyzej", "nizej", "koniec_tury"; commands also "remove_condition" (add
-  c.condition).
+Each panel is a frozen record of plain values (`TurnPanel`, `SeatPanel`, `GMPanel`,
+`GMSeatPanel`; the prompt's is `prompts.PromptPanel`): all its partial reads of the fight, so
+the live table compares it by value and renders it again only when it changed. `LegalAction`s
+carry msgid, params and the reason of a refusal; the commands are read-only mappings by the
+action's key (`Fields`).
 """
 
 from __future__ import annotations
@@ -51,11 +14,13 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules.base import (
     Badge,
     Counter,
+    Fields,
     HealthView,
     LegalAction,
     RuleViolation,
@@ -105,7 +70,6 @@ from combat.rules.d100.equipment import (
     AttackProfile,
     armour_reduction,
     attack_profile,
-    can_block,
 )
 from combat.rules.d100.falls import GROUND_LABELS
 from combat.rules.d100.narrate import (
@@ -332,13 +296,13 @@ def legal(state: EncounterState, key: str, label: str, command: Command) -> Lega
     refused = engine.refusal(state, command)
     if refused is not None:
         return refused_action(key, label, refused)
-    return LegalAction(key, label, True, label_template=label)
+    return LegalAction(key, label, True, label_template=label, reason_params=Fields())
 
 
 def refused_action(key: str, label: str, refused: RuleViolation) -> LegalAction:
     return LegalAction(
         key, label, False, refused.message, label_template=label,
-        reason_template=refused.template, reason_params=refused.params,
+        reason_template=refused.template, reason_params=Fields(refused.params),
     )  # fmt: skip
 
 
@@ -360,15 +324,251 @@ class Offers:
         self.actions.append(refused_action(key, label, refused))
         self.commands[key] = command_to_dict(command)
 
-    def panel(self, **extra: Any) -> dict[str, Any]:
-        return {**extra, "actions": self.actions, "commands": self.commands}
+    def done(self) -> tuple[tuple[LegalAction, ...], Fields]:
+        """The actions offered, and the command of each by its key (read-only)."""
+        return tuple(self.actions), Fields(self.commands)
+
+
+# --- the panels' records ----------------------------------------------------------------------
+# Each panel is a frozen record of plain values, all its partial reads of the fight: the live
+# table compares it by value, so a change to the state that does not concern it leaves it equal.
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A combatant as the GM's lists name it."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A combatant as a form lists it; an enemy beyond close-combat reach on the map carries
+    the reason (`reach_template`/`reach_params`) its close-combat choices are refused for."""
+
+    id: str
+    name: str
+    side: str
+    reach_template: str = ""
+    reach_params: Fields = Fields()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An attack the sheet makes (a weapon, a pair, claws, bare hands) with its Trafienie and
+    Obrażenia thresholds now; one Rozbrojenie (or the shield) stops is unavailable, with why."""
+
+    key: str
+    label: str
+    hit: int
+    damage: int
+    close: bool  # a close-combat attack (needs an adjacent target on the map)
+    available: bool = True
+    reason: str = ""
+    reason_template: str = ""
+    reason_params: Fields = Fields()
+
+
+@dataclass(frozen=True, slots=True)
+class Spell:
+    """A spell of the sheet with its two thresholds and whom it may be cast at (none for a
+    summoning; a positive spell lists the caster first: None is oneself)."""
+
+    index: int
+    name: str
+    kind: str
+    kind_label: str
+    hit: int
+    damage: int
+    targets: tuple[Target, ...]
+    self_target: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """A reaction the seat has now against a weapon, with its threshold."""
+
+    key: str
+    label: str
+    threshold: int
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A condition on a seat the GM may remove: its key and its label (a msgid)."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PostView:
+    """A seat's post of the open by-post turn as its panel shows it back: what it does as
+    (msgid, params) parts, the Action, the defence it names, its text, by whom and when."""
+
+    what: tuple[tuple[str, Fields], ...]
+    action: Fields
+    defence: str
+    defence_label: str
+    text: str
+    by_gm: bool
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOption:
+    """A structured action the post form's select offers: the Action (`value`, and the same
+    as JSON: the option's value), its group ("other", "attack", "cast") and label."""
+
+    value: Fields
+    json: str
+    group: str
+    label_template: str
+    label_params: Fields
+    selected: bool = False
+    disabled: bool = False  # a close-combat attack at an enemy out of reach
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceOption:
+    """A defence the post may name: the best, a reaction it has now, or none ("")."""
+
+    key: str
+    label_template: str
+    label_params: Fields
+    selected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PostForm:
+    """The by-post turn's form: its own post (or None), whether posting closed, the deadline
+    and the reminder, the text's limit, and the actions and defences it may name."""
+
+    mine: PostView | None
+    closed: bool
+    deadline: float | None
+    remind_at: float | None
+    text_max: int
+    action_options: tuple[ActionOption, ...]
+    defence_options: tuple[DefenceOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPanel:
+    """One seat's part of the turn. Live, in its turn: "atak", "czar" (the first spell it may
+    cast now, with its first target), "odpoczynek", "przemiana", "akcja_pelna", "ruch",
+    "przeladowanie", "zmiana_broni", "akcja_darmowa", "koniec_tury", each with its command
+    (`commands`), and `castable`: the cast form shows even with no enemy left to attack. By
+    post: `post` and the actions "wpis" (a player's Post) and "wpis_mg" (the GM's, allowed
+    after the deadline), their commands the Post without action (the form adds c.action,
+    c.defence, c.text). Before the fight: the thresholds (`choices`)."""
+
+    stage: str
+    pace: str
+    turn: int
+    actor: Target
+    targets: tuple[Target, ...]  # the visible combatants still fighting, not the actor
+    enemies: tuple[Target, ...]  # those of them the actor may attack
+    choices: tuple[Choice, ...]
+    spells: tuple[Spell, ...]
+    defences: tuple[Defence, ...]
+    reaches_far: bool  # a weapon reaching past the next field: far enemies stay targets
+    castable: bool = False
+    post: PostForm | None = None
+    actions: tuple[LegalAction, ...] = ()
+    commands: Fields = Fields()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPanel:
+    """A player's own card: its thresholds now, its defences, armour (percent) and the
+    penalty of its Urazy; in an open by-post turn its post, the deadline and whether posting
+    closed (the deadline passed: closed until the GM resolves the turn)."""
+
+    thresholds: tuple[Choice, ...]
+    defences: tuple[Defence, ...]
+    armour: int
+    injury_penalty: int
+    post: PostView | None
+    pace: str
+    deadline: float | None
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """The by-post deadline moved on by `hours`."""
+
+    hours: int
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class PostSeat:
+    """A seat of the by-post turn (`post_seats`) as the GM reads it: its post, and once
+    posting closed its turn panel (`panel`), for the GM's post for it; else None."""
+
+    id: str
+    name: str
+    posted: bool
+    post: PostView | None
+    panel: TurnPanel | None
+
+
+@dataclass(frozen=True, slots=True)
+class GMPanel:
+    """The GM's controls of the whole fight: actions "start", "tempo_live", "tempo_post",
+    "rozstrzygnij", "termin", "termin_od_teraz", "rzut_mg", "koniec" with their commands;
+    `start_fields`: the optional fields StartCombat takes; `from_now`: a deadline that many
+    hours from the server's clock (the command's `hours`); `waiting`: the seats waited on."""
+
+    stage: str
+    pace: str
+    turn: int
+    sides: tuple[str, ...]
+    paces: tuple[tuple[str, str], ...]
+    start_fields: tuple[str, ...]
+    posts: tuple[PostSeat, ...]
+    waiting: tuple[str, ...]
+    closed: bool
+    deadline: float | None
+    extend: tuple[Extension, ...]
+    from_now: tuple[int, ...]
+    post_turn_hours: int
+    attributes: tuple[tuple[str, str], ...]
+    combatants: tuple[Named, ...]
+    actions: tuple[LegalAction, ...]
+    commands: Fields
+
+
+@dataclass(frozen=True, slots=True)
+class GMSeatPanel:
+    """The GM's controls of one seat: actions "obrazenia", "leczenie", "stan", "upadek",
+    "martwy", "nieprzytomny", "wyzej", "nizej", "koniec_tury" with their commands, and
+    "remove_condition" (the form adds c.condition); `fallen`: waiting for DecideFallen;
+    `acrobatics` its skill and `max_height` Akrobatyka's, for a fall."""
+
+    id: str
+    pz: int
+    max_pz: int
+    injuries: int
+    fallen: bool
+    conditions: tuple[Label, ...]  # removable
+    condition_choices: tuple[tuple[str, str], ...]
+    grounds: tuple[tuple[str, str], ...]
+    acrobatics: int
+    heavy_armour: bool
+    max_height: int
+    actions: tuple[LegalAction, ...]
+    commands: Fields
 
 
 # --- what a combatant can do ------------------------------------------------------------------
 
 
-def _pair(c: Combatant) -> dict[str, str]:
-    return {"id": c.id, "name": c.name, "side": c.side}
+def _target(c: Combatant) -> Target:
+    return Target(c.id, c.name, c.side)
 
 
 def targets(state: EncounterState, me: Combatant, visible: frozenset[str]) -> list[Combatant]:
@@ -421,7 +621,7 @@ def _thresholds(
     return hit.threshold(state), damage.threshold(state)
 
 
-def attack_choices(state: EncounterState, c: Combatant) -> list[dict[str, Any]]:
+def attack_choices(state: EncounterState, c: Combatant) -> tuple[Choice, ...]:
     """Every attack the sheet makes (weapons, pairs, claws, bare hands) with its thresholds
     now; those Rozbrojenie (or the shield) stops are unavailable, with the reason."""
     found = []
@@ -430,25 +630,21 @@ def attack_choices(state: EncounterState, c: Combatant) -> list[dict[str, Any]]:
         if profile is None or profile.style == "magic":
             continue
         hit, damage = _thresholds(state, c, profile)
-        entry: dict[str, Any] = {
-            "key": key, "label": profile.label, "hit": hit, "damage": damage, "available": True,
-            "reason": "", "reason_template": "", "reason_params": {},
-            "close": profile.style in CLOSE_COMBAT,
-        }  # fmt: skip
+        choice = Choice(key, profile.label, hit, damage, close=profile.style in CLOSE_COMBAT)
         try:
             require_hands(state, c, profile)
         except RuleViolation as refused:
-            entry.update(
-                available=False, reason=refused.message, reason_template=refused.template,
-                reason_params=refused.params,
+            choice = dataclasses.replace(
+                choice, available=False, reason=refused.message,
+                reason_template=refused.template, reason_params=Fields(refused.params),
             )  # fmt: skip
-        found.append(entry)
-    return found
+        found.append(choice)
+    return tuple(found)
 
 
 def spell_choices(
     state: EncounterState, c: Combatant, visible: frozenset[str]
-) -> list[dict[str, Any]]:
+) -> tuple[Spell, ...]:
     """The sheet's spells with their two thresholds and whom each may be cast at."""
     found = []
     seen = targets(state, c, visible)
@@ -459,87 +655,81 @@ def spell_choices(
         hit, damage = _thresholds(state, c, profile, magic=True)
         kind = str(spell.get("kind", ""))
         if kind == "damage":
-            whom = [_pair(t) for t in enemies(state, c, visible)]
+            whom = [_target(t) for t in enemies(state, c, visible)]
         elif kind == "negative":
-            whom = [_pair(t) for t in seen]
+            whom = [_target(t) for t in seen]
         elif kind == "positive":
-            whom = [_pair(c), *(_pair(t) for t in seen)]
+            whom = [_target(c), *(_target(t) for t in seen)]
         else:
             whom = []
         found.append(
-            {
-                "index": index, "name": str(spell.get("name", "")), "kind": kind,
-                "kind_label": SPELL_KIND_LABELS.get(kind, kind), "hit": hit, "damage": damage,
-                "targets": whom, "self_target": kind == "positive",
-            }
+            Spell(
+                index=index, name=str(spell.get("name", "")), kind=kind,
+                kind_label=SPELL_KIND_LABELS.get(kind, kind), hit=hit, damage=damage,
+                targets=tuple(whom), self_target=kind == "positive",
+            )
         )  # fmt: skip
-    return found
+    return tuple(found)
 
 
-def defences(state: EncounterState, c: Combatant) -> list[dict[str, Any]]:
+def defences(state: EncounterState, c: Combatant) -> tuple[Defence, ...]:
     """The reactions `c` has now against a weapon, with their thresholds."""
     found = []
     for key in reactions(state, c):
         test = defence_spec(state, c, key)
         assert test is not None
-        label = POST_DEFENCES[key]
-        found.append({"key": key, "label": label, "threshold": test.threshold(state)})
-    return found
+        found.append(Defence(key, POST_DEFENCES[key], test.threshold(state)))
+    return tuple(found)
 
 
 # --- the turn panel ---------------------------------------------------------------------------
 
 
-def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) -> dict[str, Any]:
+def turn_panel(state: EncounterState, actor_id: str, visible: frozenset[str]) -> TurnPanel:
     me = state.get(actor_id)
+    choices = attack_choices(state, me)
+    panel = TurnPanel(
+        stage=state.stage,
+        pace=state.pace,
+        turn=state.turn,
+        actor=_target(me),
+        targets=tuple(_target(t) for t in targets(state, me, visible)),
+        enemies=tuple(_reach(state, me, t) for t in enemies(state, me, visible)),
+        choices=choices,
+        spells=spell_choices(state, me, visible),
+        defences=defences(state, me),
+        reaches_far=any(c.available and not c.close for c in choices),
+    )
     offers = Offers(state)
-    panel: dict[str, Any] = {
-        "stage": state.stage,
-        "pace": state.pace,
-        "turn": state.turn,
-        "actor": _pair(me),
-        "targets": [_pair(t) for t in targets(state, me, visible)],
-        "enemies": [_reach(state, me, t) for t in enemies(state, me, visible)],
-        "choices": attack_choices(state, me),
-        "spells": spell_choices(state, me, visible),
-        "defences": defences(state, me),
-        "castable": False,
-    }
-    # A weapon that reaches past the next field (thrown, ranged): far enemies stay targets.
-    panel["reaches_far"] = any(c["available"] and not c["close"] for c in panel["choices"])
     if state.stage == "running" and state.pace == "live":
-        _live_offers(state, me, panel, offers)
+        panel = dataclasses.replace(panel, castable=_live_offers(state, me, panel, offers))
     elif state.stage == "running":
-        panel["post"] = _post_panel(state, me, panel, offers, visible)
-    return offers.panel(**panel)
+        panel = dataclasses.replace(panel, post=_post_panel(state, me, panel, offers, visible))
+    actions, commands = offers.done()
+    return dataclasses.replace(panel, actions=actions, commands=commands)
 
 
-def _reach(state: EncounterState, me: Combatant, target: Combatant) -> dict[str, Any]:
+def _reach(state: EncounterState, me: Combatant, target: Combatant) -> Target:
     """An enemy as the attack form lists it; beyond close-combat reach on the map, with the
     reason (`reach_template`/`reach_params`) its close-combat choices are refused for."""
-    pair: dict[str, Any] = _pair(target)
     refused = reach_refusal(state, me, target)
-    if refused is not None:
-        pair.update(reach_template=refused.template, reach_params=refused.params)
-    return pair
+    if refused is None:
+        return _target(target)
+    return Target(target.id, target.name, target.side, refused.template, Fields(refused.params))
 
 
-def _live_offers(
-    state: EncounterState, me: Combatant, panel: dict[str, Any], offers: Offers
-) -> None:
-    """The live turn's full actions, free actions and its end (each probed)."""
+def _live_offers(state: EncounterState, me: Combatant, panel: TurnPanel, offers: Offers) -> bool:
+    """The live turn's full actions, free actions and its end (each probed); whether a spell
+    may be cast now (the cast form shows even when no enemy is left to attack)."""
     _attack_offer(state, me, panel, offers)
+    castable = False
     if me.spells:
         casts = [
-            Cast(
-                actor=me.id,
-                spell=s["index"],
-                target=s["targets"][0]["id"] if s["targets"] else None,
-            )
-            for s in panel["spells"]
+            Cast(actor=me.id, spell=s.index, target=s.targets[0].id if s.targets else None)
+            for s in panel.spells
         ]
-        castable = next((c for c in casts if engine.refusal(state, c) is None), casts[0])
-        panel["castable"] = offers.offer("czar", gettext_noop("Czar"), castable).available
+        cast = next((c for c in casts if engine.refusal(state, c) is None), casts[0])
+        castable = offers.offer("czar", gettext_noop("Czar"), cast).available
     offers.offer("odpoczynek", gettext_noop("Odpoczynek"), Rest(actor=me.id))
     if me.transformation:
         label = (
@@ -558,27 +748,26 @@ def _live_offers(
         choice = "unarmed" if kind == "change_weapon" else ""
         offers.offer(key, label, FreeAction(actor=me.id, kind=kind, choice=choice))
     offers.offer("koniec_tury", gettext_noop("Zakończ turę"), EndTurn(actor=me.id))
+    return castable
 
 
-def _attack_offer(
-    state: EncounterState, me: Combatant, panel: dict[str, Any], offers: Offers
-) -> None:
+def _attack_offer(state: EncounterState, me: Combatant, panel: TurnPanel, offers: Offers) -> None:
     """Atak on the first enemy and means the rules take now (a far enemy's close-combat
     attack is refused, a nearer one's or a bow's may not be); refused with the first
     enemy's reason when none is taken."""
     pairs = [
-        Attack(actor=me.id, target=t["id"], choice=c["key"])
-        for t in panel["enemies"]
-        for c in panel["choices"]
-        if c["available"]
+        Attack(actor=me.id, target=t.id, choice=c.key)
+        for t in panel.enemies
+        for c in panel.choices
+        if c.available
     ]
     if not pairs:
-        first = panel["enemies"][0]["id"] if panel["enemies"] else ""
+        first = panel.enemies[0].id if panel.enemies else ""
         pairs = [Attack(actor=me.id, target=first)]
     taken = next((a for a in pairs if engine.refusal(state, a) is None), None)
     if taken is not None:
         offers.offer("atak", gettext_noop("Atak"), taken)
-    elif not panel["enemies"]:
+    elif not panel.enemies:
         refused = RuleViolation("brak_celu", gettext_noop("Nie ma kogo zaatakować."))
         offers.refuse("atak", gettext_noop("Atak"), refused, pairs[0])
     else:
@@ -590,7 +779,7 @@ UNSEEN = "?"  # a posted action's target its viewer may not see (the GM's post a
 
 def post_view(
     state: EncounterState, cid: str, visible: frozenset[str] | None = None
-) -> dict[str, Any] | None:
+) -> PostView | None:
     """A seat's post of the open by-post turn as its panel shows it back, or None; a target
     outside `visible` (the GM posted at a hidden one) is shown as "?"."""
     post = state.posts.get(cid)
@@ -599,15 +788,15 @@ def post_view(
     action = post.action
     if visible is not None and action.target and action.target not in visible:
         action = dataclasses.replace(action, target=UNSEEN)
-    return {
-        "what": action_parts(state, cid, action),
-        "action": dataclasses.asdict(action),
-        "defence": post.defence,
-        "defence_label": POST_DEFENCES.get(post.defence, post.defence),
-        "text": post.text,
-        "by_gm": post.by_gm,
-        "at": post.at,
-    }
+    return PostView(
+        what=tuple((msgid, Fields(params)) for msgid, params in action_parts(state, cid, action)),
+        action=Fields(dataclasses.asdict(action)),
+        defence=post.defence,
+        defence_label=POST_DEFENCES.get(post.defence, post.defence),
+        text=post.text,
+        by_gm=post.by_gm,
+        at=post.at,
+    )
 
 
 def _action_value(action: Action) -> dict[str, Any]:
@@ -615,105 +804,95 @@ def _action_value(action: Action) -> dict[str, Any]:
 
 
 def action_options(
-    state: EncounterState, me: Combatant, panel: dict[str, Any]
-) -> list[dict[str, Any]]:
+    state: EncounterState, me: Combatant, panel: TurnPanel
+) -> tuple[ActionOption, ...]:
     """Every structured action the post may carry, as a select's options (the Action dict)."""
-    options: list[dict[str, Any]] = []
+    mine = state.posts.get(me.id)
+    current = _action_value(mine.action) if mine else _action_value(Action("none"))
+    options: list[ActionOption] = []
 
-    def add(action: Action, group: str, label: str, **params: Any) -> None:
+    def add(
+        action: Action, group: str, label: str, params: Mapping[str, Any], disabled: bool = False
+    ) -> None:
         value = _action_value(action)
         options.append(
-            {"value": value, "json": json.dumps(value, ensure_ascii=False), "group": group,
-             "label_template": label, "label_params": params}
+            ActionOption(
+                value=Fields(value), json=json.dumps(value, ensure_ascii=False), group=group,
+                label_template=label, label_params=Fields(params), selected=value == current,
+                disabled=disabled,
+            )
         )  # fmt: skip
 
-    add(Action("none"), "other", gettext_noop("bez akcji pełnej (tylko obrona i opis)"))
-    add(Action("rest"), "other", gettext_noop("Odpoczynek (test Ogłady na koniec tury)"))
+    add(Action("none"), "other", gettext_noop("bez akcji pełnej (tylko obrona i opis)"), {})
+    add(Action("rest"), "other", gettext_noop("Odpoczynek (test Ogłady na koniec tury)"), {})
     if me.transformation:
-        add(Action("transform"), "other", gettext_noop("Przemiana"))
-    add(Action("full"), "other", gettext_noop("inna akcja pełna (opisz we wpisie)"))
+        add(Action("transform"), "other", gettext_noop("Przemiana"), {})
+    add(Action("full"), "other", gettext_noop("inna akcja pełna (opisz we wpisie)"), {})
     attack = gettext_noop("atak → %(target)s: %(means)s (Trafienie %(hit)s, Obrażenia %(damage)s)")
-    for target in panel["enemies"]:
-        for choice in panel["choices"]:
-            if not choice["available"]:
+    for target in panel.enemies:
+        for choice in panel.choices:
+            if not choice.available:
                 continue
-            action = Action("attack", target=target["id"], choice=choice["key"])
-            if choice["close"] and target.get("reach_template"):
-                add(
-                    action,
-                    "attack",
-                    _FAR,
-                    means=text_param(choice["label"]),
-                    **target["reach_params"],
-                )
-                options[-1]["disabled"] = True
+            action = Action("attack", target=target.id, choice=choice.key)
+            if choice.close and target.reach_template:
+                means = {"means": text_param(choice.label), **target.reach_params}
+                add(action, "attack", _FAR, means, disabled=True)
                 continue
             add(
-                action, "attack", attack, target=target["name"], means=text_param(choice["label"]),
-                hit=choice["hit"], damage=choice["damage"],
+                action, "attack", attack, {"target": target.name, "means": text_param(choice.label),
+                "hit": choice.hit, "damage": choice.damage},
             )  # fmt: skip
     at = gettext_noop("czar %(spell)s → %(target)s (Trafienie %(hit)s, drugi rzut %(damage)s)")
     plain = gettext_noop("czar %(spell)s (Trafienie %(hit)s, drugi rzut %(damage)s)")
-    for spell in panel["spells"]:
-        numbers = {"spell": spell["name"], "hit": spell["hit"], "damage": spell["damage"]}
-        if spell["kind"] == "summon":  # the others need a target: none seen, none offered
-            add(Action("cast", spell=spell["index"]), "cast", plain, **numbers)
-        for target in spell["targets"]:
-            action = Action("cast", target=target["id"], spell=spell["index"])
-            add(action, "cast", at, target=target["name"], **numbers)
-    mine = state.posts.get(me.id)
-    current = _action_value(mine.action) if mine else _action_value(Action("none"))
-    for option in options:
-        option["selected"] = option["value"] == current
-    return options
+    for spell in panel.spells:
+        numbers = {"spell": spell.name, "hit": spell.hit, "damage": spell.damage}
+        if spell.kind == "summon":  # the others need a target: none seen, none offered
+            add(Action("cast", spell=spell.index), "cast", plain, numbers)
+        for whom in spell.targets:
+            action = Action("cast", target=whom.id, spell=spell.index)
+            add(action, "cast", at, {"target": whom.name, **numbers})
+    return tuple(options)
 
 
 _FAR = gettext_noop("atak: %(means)s — %(name)s jest poza zasięgiem walki wręcz: %(n)s m.")
 
 
 def defence_options(
-    state: EncounterState, me: Combatant, panel: dict[str, Any]
-) -> list[dict[str, Any]]:
+    state: EncounterState, me: Combatant, panel: TurnPanel
+) -> tuple[DefenceOption, ...]:
     """The defences the post may name: the best, each reaction it has now, none."""
     mine = state.posts.get(me.id)
     chosen = mine.defence if mine else "best"
-    found: list[dict[str, Any]] = [
-        {"key": "best", "label_template": gettext_noop("najlepsza obrona"), "label_params": {}}
-    ]
-    for d in panel["defences"]:
+    found = [DefenceOption("best", gettext_noop("najlepsza obrona"), Fields())]
+    for d in panel.defences:
+        params = {"defence": text_param(d.label), "threshold": d.threshold}
         found.append(
-            {
-                "key": d["key"],
-                "label_template": gettext_noop("%(defence)s (próg %(threshold)s)"),
-                "label_params": {"defence": text_param(d["label"]), "threshold": d["threshold"]},
-            }
+            DefenceOption(d.key, gettext_noop("%(defence)s (próg %(threshold)s)"), Fields(params))
         )
-    found.append({"key": "", "label_template": gettext_noop("bez obrony"), "label_params": {}})
-    for option in found:
-        option["selected"] = option["key"] == chosen
-    return found
+    found.append(DefenceOption("", gettext_noop("bez obrony"), Fields()))
+    return tuple(dataclasses.replace(o, selected=o.key == chosen) for o in found)
 
 
 def _post_panel(
     state: EncounterState,
     me: Combatant,
-    panel: dict[str, Any],
+    panel: TurnPanel,
     offers: Offers,
     visible: frozenset[str],
-) -> dict[str, Any]:
+) -> PostForm:
     mine = state.posts.get(me.id)
     label = gettext_noop("Zmień wpis") if mine else gettext_noop("Wyślij wpis")
     offers.offer("wpis", label, Post(actor=me.id))
     offers.offer("wpis_mg", label, Post(actor=me.id, by_gm=True))
-    return {
-        "mine": post_view(state, me.id, visible),
-        "closed": state.closed,
-        "deadline": state.deadline,
-        "remind_at": remind_at(state),
-        "text_max": MAX_TEXT,
-        "action_options": action_options(state, me, panel),
-        "defence_options": defence_options(state, me, panel),
-    }
+    return PostForm(
+        mine=post_view(state, me.id, visible),
+        closed=state.closed,
+        deadline=state.deadline,
+        remind_at=remind_at(state),
+        text_max=MAX_TEXT,
+        action_options=action_options(state, me, panel),
+        defence_options=defence_options(state, me, panel),
+    )
 
 
 def remind_at(state: EncounterState) -> float | None:
@@ -727,62 +906,65 @@ def remind_at(state: EncounterState) -> float | None:
 # --- a player's own card ----------------------------------------------------------------------
 
 
-def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> dict[str, Any]:
+def seat_panel(state: EncounterState, seat_id: str, visible: frozenset[str]) -> SeatPanel:
     me = state.get(seat_id)
     open_post = state.stage == "running" and state.pace == "post"
-    return {
-        "thresholds": attack_choices(state, me),
-        "defences": defences(state, me),
-        "armour": armour_reduction(me.sheet, state.settings),
-        "injury_penalty": injury_penalty(me.injuries, ignored_injuries(state, me), state.settings),
-        "resting": me.resting,
-        "transformed": TRANSFORM_LABELS.get(me.transformed, me.transformed),
-        "post": post_view(state, me.id, visible) if open_post else None,
-        "pace": state.pace,
-        "deadline": state.deadline if open_post else None,
-        "closed": open_post and state.closed,
-    }
+    return SeatPanel(
+        thresholds=attack_choices(state, me),
+        defences=defences(state, me),
+        armour=armour_reduction(me.sheet, state.settings),
+        injury_penalty=injury_penalty(me.injuries, ignored_injuries(state, me), state.settings),
+        post=post_view(state, me.id, visible) if open_post else None,
+        pace=state.pace,
+        deadline=state.deadline if open_post else None,
+        closed=open_post and state.closed,
+    )
 
 
 # --- the GM -----------------------------------------------------------------------------------
 
+START_FIELDS = tuple(
+    f.name for f in dataclasses.fields(StartCombat) if f.name in ("pace", "deadline")
+)
+CONDITION_CHOICES = tuple((key, cond.SPECS[key].label) for key in cond.GM_CONDITIONS)
 
-def gm_panel(state: EncounterState) -> dict[str, Any]:
+
+def gm_panel(state: EncounterState) -> GMPanel:
     offers = Offers(state)
     offers.offer("start", gettext_noop("Rozpocznij walkę"), StartCombat())
     offers.offer("tempo_live", gettext_noop("Tempo: na żywo"), SetPace(pace="live"))
     offers.offer("tempo_post", gettext_noop("Tempo: przez posty"), SetPace(pace="post"))
     post = state.stage == "running" and state.pace == "post"
-    extend = []
+    extend: tuple[Extension, ...] = ()
     if post:
         offers.offer("rozstrzygnij", gettext_noop("Rozstrzygnij turę teraz"), ResolveTurn())
         base = state.deadline or 0.0
         offers.offer("termin", gettext_noop("Przesuń termin"), ExtendDeadline(deadline=base + 3600))
-        extend = [{"hours": h, "deadline": base + h * 3600} for h in EXTEND_HOURS]
+        extend = tuple(Extension(h, base + h * 3600) for h in EXTEND_HOURS)
         offers.offer(
             "termin_od_teraz", gettext_noop("Ustaw termin"), ExtendDeadline(hours=FROM_NOW[0])
         )
     offers.offer("rzut_mg", gettext_noop("Rzuć"), GMRoll())
     offers.offer("koniec", gettext_noop("Zakończ walkę"), EndCombat())
-    start_fields = [
-        f.name for f in dataclasses.fields(StartCombat) if f.name in ("pace", "deadline")
-    ]
-    return offers.panel(
+    actions, commands = offers.done()
+    return GMPanel(
         stage=state.stage,
         pace=state.pace,
         turn=state.turn,
-        sides=sorted({c.side for c in state.combatants.values()}),
-        paces=list(PACE_LABELS.items()),
-        start_fields=start_fields,
-        posts=_posts(state) if post else [],
-        waiting=list(_waiting(state)),
+        sides=tuple(sorted({c.side for c in state.combatants.values()})),
+        paces=tuple(PACE_LABELS.items()),
+        start_fields=START_FIELDS,
+        posts=_posts(state) if post else (),
+        waiting=_waiting(state),
         closed=state.closed,
         deadline=state.deadline if post else None,
         extend=extend,
-        from_now=list(FROM_NOW) if post else [],
+        from_now=FROM_NOW if post else (),
         post_turn_hours=state.settings.post_turn_hours,
-        attributes=list(ATTRIBUTES),
-        combatants=[{"id": c.id, "name": c.name} for c in state.combatants.values()],
+        attributes=ATTRIBUTES,
+        combatants=tuple(Named(c.id, c.name) for c in state.combatants.values()),
+        actions=actions,
+        commands=commands,
     )
 
 
@@ -795,25 +977,20 @@ def post_seats(state: EncounterState) -> list[str]:
     ]
 
 
-def _posts(state: EncounterState) -> list[dict[str, Any]]:
+def _posts(state: EncounterState) -> tuple[PostSeat, ...]:
     """Every seat of the by-post turn with its post (the GM reads them all); once posting
     closed, the GM's own post form for each (`panel`: its turn panel), the absent ones'
     first to fill."""
     out = []
     everyone = frozenset(state.combatants)
     for cid in post_seats(state):
-        c = state.get(cid)
         view = post_view(state, cid)
-        out.append(
-            {
-                "id": cid, "name": c.name, "posted": view is not None, "post": view,
-                "panel": turn_panel(state, cid, everyone) if state.closed else None,
-            }
-        )  # fmt: skip
-    return out
+        panel = turn_panel(state, cid, everyone) if state.closed else None
+        out.append(PostSeat(cid, state.get(cid).name, view is not None, view, panel))
+    return tuple(out)
 
 
-def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
+def gm_seat_panel(state: EncounterState, seat_id: str) -> GMSeatPanel:
     c = state.get(seat_id)
     offers = Offers(state)
     offers.offer("obrazenia", gettext_noop("Zadaj obrażenia"), Damage(target=c.id))
@@ -842,29 +1019,43 @@ def gm_seat_panel(state: EncounterState, seat_id: str) -> dict[str, Any]:
     offers.commands["remove_condition"] = {"type": "remove_condition", "actor": GM, "target": c.id}
     turn = max(state.turn, 1)
     current = {e.key for e in c.effects if e.until == 0 or e.until >= turn}
-    return offers.panel(
+    actions, commands = offers.done()
+    return GMSeatPanel(
         id=c.id,
-        name=c.name,
         pz=c.pz,
         max_pz=c.max_pz,
         injuries=c.injuries,
-        status=c.status,
         fallen=c.status == "pokonany",
-        conditions=[
-            {"key": key, "label": cond.SPECS[key].label if key in cond.SPECS else key}
+        conditions=tuple(
+            Label(key, cond.SPECS[key].label if key in cond.SPECS else key)
             for key in sorted(current)
-        ],
-        condition_choices=[(key, cond.SPECS[key].label) for key in cond.GM_CONDITIONS],
-        grounds=list(GROUND_LABELS.items()),
+        ),
+        condition_choices=CONDITION_CHOICES,
+        grounds=tuple(GROUND_LABELS.items()),
         acrobatics=c.skill("akrobatyka"),
         heavy_armour=c.sheet.get("armour") == "heavy",
         max_height=state.settings.acrobatics_max_height,
-        position=at,
-        can_block=can_block(c.sheet, state.settings),
+        actions=actions,
+        commands=commands,
     )
 
 
 __all__ = [
+    "ActionOption",
+    "Choice",
+    "Defence",
+    "DefenceOption",
+    "GMPanel",
+    "GMSeatPanel",
+    "Label",
+    "Named",
+    "PostForm",
+    "PostSeat",
+    "PostView",
+    "SeatPanel",
+    "Spell",
+    "Target",
+    "TurnPanel",
     "attack_choices",
     "badges",
     "defences",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -184,11 +184,15 @@ def offered(t: D100Table, user: Any, rng: random.Random) -> tuple[list[Any], lis
     """The commands this user's panels offer now, with the values a form would add: those of
     the fight itself (a turn, a prompt, the start, the resolve), and the GM's others."""
     view = fragments.View(t.table, t.viewer(user))
+    # d100's records (combat.rules.d100.table), typed as mappings by the View until the
+    # rulesets' protocol names the records
+    turn_panels: list[tuple[Any, Any]] = view.turn_panels
+    gm_seat_panels: list[Any] = list(view.gm_seat_panels.values())
     gm = view.viewer.is_gm
     own = "wpis_mg" if gm else "wpis"  # the post form each is shown
     turn: list[Any] = []
-    for _row, panel in view.turn_panels:
-        for key, command in panel["commands"].items():
+    for _row, panel in turn_panels:
+        for key, command in panel.commands.items():
             if key in ("wpis", "wpis_mg") and key != own:
                 continue
             turn.append(fill(dict(command), key, panel, rng))
@@ -196,43 +200,43 @@ def offered(t: D100Table, user: Any, rng: random.Random) -> tuple[list[Any], lis
         turn += list(card.answers.values())
     other: list[Any] = []
     if gm:
-        main = view.gm_panel
-        for key, command in main["commands"].items():
+        main: Any = view.gm_panel
+        for key, command in main.commands.items():
             (turn if key in FIGHT else other).append(fill(dict(command), key, main, rng))
-        for panel in [*view.gm_seat_panels.values()]:
-            other += [fill(dict(c), key, panel, rng) for key, c in panel["commands"].items()]
-        for posted in main.get("posts", ()):
-            if posted["panel"] is not None:
-                commands = posted["panel"]["commands"]
-                turn.append(fill(dict(commands["wpis_mg"]), "wpis_mg", posted["panel"], rng))
+        for panel in gm_seat_panels:
+            other += [fill(dict(c), key, panel, rng) for key, c in panel.commands.items()]
+        for posted in main.posts:
+            if posted.panel is not None:
+                commands = posted.panel.commands
+                turn.append(fill(dict(commands["wpis_mg"]), "wpis_mg", posted.panel, rng))
     return [c for c in turn if c is not None], [c for c in other if c is not None]
 
 
 def fill(
-    command: dict[str, Any], key: str, panel: Mapping[str, Any], rng: random.Random
+    command: dict[str, Any], key: str, panel: Any, rng: random.Random
 ) -> dict[str, Any] | None:
     kind = command["type"]
     if kind == "end_combat" or (kind == "free_action" and rng.random() < 0.7):
         return None  # the walk ends the fight itself, and takes few free actions
     if kind == "post":
-        post = panel.get("post") or {}
-        if post.get("action_options"):
-            command["action"] = rng.choice(post["action_options"])["value"]
+        post = getattr(panel, "post", None)
+        if post is not None and post.action_options:
+            command["action"] = dict(rng.choice(post.action_options).value)
         command["defence"] = rng.choice(["", "unik", "blok", "best"])
         command["text"] = rng.choice(["", "Krótko.", "Długi opis " * 30])
-    elif kind == "attack" and panel.get("enemies"):
-        command["target"] = rng.choice(panel["enemies"])["id"]
-        choices = [c["key"] for c in panel["choices"] if c["available"]]
+    elif kind == "attack" and getattr(panel, "enemies", ()):
+        command["target"] = rng.choice(panel.enemies).id
+        choices = [c.key for c in panel.choices if c.available]
         command["choice"] = rng.choice(choices or [""])
     elif kind in ("damage", "heal"):
         command["amount"] = rng.randint(0, 70)
     elif kind == "add_condition":
-        command["condition"] = rng.choice([k for k, _label in panel["condition_choices"]])
+        command["condition"] = rng.choice([k for k, _label in panel.condition_choices])
         command["turns"], command["value"] = rng.randint(0, 3), rng.randint(1, 5)
     elif kind == "remove_condition":
-        if not panel.get("conditions"):
+        if not panel.conditions:
             return None
-        command["condition"] = rng.choice(panel["conditions"])["key"]
+        command["condition"] = rng.choice(panel.conditions).key
     elif kind == "fall":
         command["height"] = rng.randint(0, 20)
     elif kind == "gm_roll":

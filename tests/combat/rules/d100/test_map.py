@@ -542,10 +542,11 @@ def test_a_post_may_not_attack_in_close_combat_out_of_reach() -> None:
     far = Post(actor="a", action=Action("attack", target="c"), defence="best")
     refused(t, far, "poza_zasiegiem")
     panel = RULESET.turn_panel(t.state, "a", frozenset({"a", "b", "c"}))
-    attacks = [o for o in panel["post"]["action_options"] if o["group"] == "attack"]
-    assert attacks and all(o.get("disabled") for o in attacks)  # Miecz, bare hands: close
-    option = next(o for o in attacks if o["value"]["choice"] == "w0")
-    assert fill(option["label_template"], option["label_params"]) == (
+    assert panel is not None and panel.post is not None
+    attacks = [o for o in panel.post.action_options if o.group == "attack"]
+    assert attacks and all(o.disabled for o in attacks)  # Miecz, bare hands: close
+    option = next(o for o in attacks if o.value["choice"] == "w0")
+    assert fill(option.label_template, option.label_params) == (
         "atak: Miecz — C jest poza zasięgiem walki wręcz: 5 m."
     )
 
@@ -557,14 +558,15 @@ def test_the_turn_panel_offers_the_attack_on_a_reachable_enemy_and_says_why_not_
     lay(t, "A . . . . C\nD . . . . .")
     t.start()
     panel = RULESET.turn_panel(t.state, "a", frozenset({"a", "b", "c", "d"}))
-    actions = {a.key: a for a in panel["actions"]}
-    assert actions["atak"].available and panel["commands"]["atak"]["target"] == "d"
-    enemies = {e["id"]: e for e in panel["enemies"]}
-    assert "reach_template" not in enemies["d"]
-    assert fill(enemies["c"]["reach_template"], enemies["c"]["reach_params"]) == (
+    assert panel is not None
+    actions = {a.key: a for a in panel.actions}
+    assert actions["atak"].available and panel.commands["atak"]["target"] == "d"
+    enemies = {e.id: e for e in panel.enemies}
+    assert not enemies["d"].reach_template and not enemies["d"].reach_params
+    assert fill(enemies["c"].reach_template, enemies["c"].reach_params) == (
         "C jest poza zasięgiem walki wręcz: 5 m."
     )
-    assert not panel["reaches_far"]
+    assert not panel.reaches_far
 
 
 def test_with_every_enemy_out_of_reach_the_attack_is_refused_with_the_reason() -> None:
@@ -572,7 +574,8 @@ def test_with_every_enemy_out_of_reach_the_attack_is_refused_with_the_reason() -
     lay(t, "A . . . . C")
     t.start()
     panel = RULESET.turn_panel(t.state, "a", frozenset({"a", "b", "c"}))
-    (attack,) = [a for a in panel["actions"] if a.key == "atak"]
+    assert panel is not None
+    (attack,) = [a for a in panel.actions if a.key == "atak"]
     assert not attack.available
     assert fill(attack.reason_template, attack.reason_params) == (
         "C jest poza zasięgiem walki wręcz: 5 m."

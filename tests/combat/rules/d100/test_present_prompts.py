@@ -208,11 +208,12 @@ def test_without_crits_or_resistance_the_odds_leave_them_out() -> None:
 def test_the_prompt_card_shows_the_attack_and_each_reactions_threshold() -> None:
     t = attacked()
     panel = prompts.prompt_panel(t.state, "p1")
-    assert panel["means"] == "Miecz" and not panel["spell"]
-    assert (panel["hit"], panel["damage"], panel["resistance"], panel["armour"]) == (60, 70, 50, 10)
-    assert [o["key"] for o in panel["options"]] == ["unik", "blok"]
-    assert panel["tie_to_defender"] and panel["crits"]
-    assert prompts.prompt_panel(t.state, "p9") == {}
+    assert panel is not None
+    assert panel.means == "Miecz" and not panel.spell
+    assert (panel.hit, panel.damage, panel.resistance, panel.armour) == (60, 70, 50, 10)
+    assert [o.key for o in panel.options] == ["unik", "blok"]
+    assert panel.tie_to_defender and panel.crits
+    assert prompts.prompt_panel(t.state, "p9") is None
 
 
 def test_preview_odds_of_an_attack_before_it_is_sent() -> None:
@@ -311,7 +312,7 @@ def test_a_damage_spells_prompt_names_the_cast_and_offers_no_blok() -> None:
     assert view.attack_command == Cast(actor="ala", spell=0, target="ork")
     assert [key for key, _ in view.options] == ["unik", ""]
     panel = prompts.prompt_panel(t.state, view.id)
-    assert panel["spell"] and panel["means"] == "Ogień"
+    assert panel is not None and panel.spell and panel.means == "Ogień"
 
 
 def test_an_attack_that_fell_through_leaves_only_closing_its_prompt() -> None:
@@ -320,7 +321,9 @@ def test_an_attack_that_fell_through_leaves_only_closing_its_prompt() -> None:
     (view,) = prompts.open_prompts(t.state)
     assert view.options == (("", "Bez obrony"),)
     assert prompts.answer_odds(t.state, view.id) is None
-    assert prompts.prompt_panel(t.state, view.id) == {"fallen": "Ork jest już poza walką."}
+    assert prompts.prompt_panel(t.state, view.id) == prompts.PromptPanel(
+        fallen="Ork jest już poza walką."
+    )
     answer = prompts.auto_answer(t.state, view.id, "best", 9.0)
     assert isinstance(answer, Defend) and answer.option == ""
     (closed,) = t.do(answer)

@@ -50,8 +50,8 @@ def everyone(t: Table) -> frozenset[str]:
     return frozenset(t.state.combatants)
 
 
-def actions(panel: dict[str, Any]) -> dict[str, Any]:
-    return {a.key: a for a in panel["actions"]}
+def actions(panel: Any) -> dict[str, Any]:
+    return {a.key: a for a in panel.actions}
 
 
 # --- the view ---------------------------------------------------------------------------------
@@ -192,11 +192,11 @@ def test_a_live_turn_offers_every_action_with_the_sheets_thresholds() -> None:
         "akcja_darmowa", "koniec_tury",
     }  # fmt: skip
     assert all(a.available for a in found.values())
-    assert panel["enemies"] == [{"id": "ork", "name": "Ork", "side": "b"}]
-    sword = panel["choices"][0]
-    assert (sword["key"], sword["label"], sword["hit"], sword["damage"]) == ("w0", "Miecz", 60, 70)
-    assert panel["commands"]["atak"]["type"] == "attack"
-    assert [d["key"] for d in panel["defences"]] == ["unik", "blok"]
+    assert panel.enemies == (table.Target("ork", "Ork", "b"),)
+    sword = panel.choices[0]
+    assert (sword.key, sword.label, sword.hit, sword.damage) == ("w0", "Miecz", 60, 70)
+    assert panel.commands["atak"]["type"] == "attack"
+    assert [d.key for d in panel.defences] == ["unik", "blok"]
 
 
 def test_after_the_full_action_only_free_actions_and_the_end_are_left() -> None:
@@ -230,17 +230,18 @@ def test_with_no_enemy_left_a_spell_on_oneself_is_still_offered() -> None:
     t.start()
     panel = table.turn_panel(t.state, "ala", frozenset({"ala"}))  # the ork is hidden from her
     found = actions(panel)
-    assert not found["atak"].available and found["czar"].available and panel["castable"]
-    assert panel["commands"]["czar"]["spell"] == 1  # Tarcza: Ogień has nobody to hit
-    assert panel["commands"]["czar"]["target"] == "ala"
+    assert not found["atak"].available and found["czar"].available and panel.castable
+    assert panel.commands["czar"]["spell"] == 1  # Tarcza: Ogień has nobody to hit
+    assert panel.commands["czar"]["target"] == "ala"
 
 
 def test_a_spell_needing_a_target_is_not_posted_without_one() -> None:
     spells = [{"name": "Ogień", "kind": "damage"}, {"name": "Klątwa", "kind": "negative"}]
     t = Table(fighter("ala", "a", "u1", spells=spells), fighter("ork", "b"), pace="post")
     t.start(now=1000)
-    post = table.turn_panel(t.state, "ala", frozenset({"ala"}))["post"]
-    assert [o for o in post["action_options"] if o["group"] == "cast"] == []
+    post = table.turn_panel(t.state, "ala", frozenset({"ala"})).post
+    assert post is not None
+    assert [o for o in post.action_options if o.group == "cast"] == []
 
 
 def test_spells_transformation_and_claws_are_offered_when_the_sheet_has_them() -> None:
@@ -260,26 +261,26 @@ def test_spells_transformation_and_claws_are_offered_when_the_sheet_has_them() -
     panel = table.turn_panel(t.state, "ala", everyone(t))
     found = actions(panel)
     assert found["czar"].available and found["przemiana"].label == "Przemiana"
-    by_name = {s["name"]: s for s in panel["spells"]}
-    assert [x["id"] for x in by_name["Ogień"]["targets"]] == ["ork"]
-    assert [x["id"] for x in by_name["Tarcza"]["targets"]] == ["ala", "bob", "ork"]
-    assert [x["id"] for x in by_name["Klątwa"]["targets"]] == ["bob", "ork"]
-    assert by_name["Wilk"]["targets"] == [] and by_name["Ogień"]["kind_label"] == "zadaje obrażenia"
-    assert [c["key"] for c in panel["choices"]] == ["w0", "unarmed"]
+    by_name = {s.name: s for s in panel.spells}
+    assert [x.id for x in by_name["Ogień"].targets] == ["ork"]
+    assert [x.id for x in by_name["Tarcza"].targets] == ["ala", "bob", "ork"]
+    assert [x.id for x in by_name["Klątwa"].targets] == ["bob", "ork"]
+    assert by_name["Wilk"].targets == () and by_name["Ogień"].kind_label == "zadaje obrażenia"
+    assert [c.key for c in panel.choices] == ["w0", "unarmed"]
     t.state = t.state.with_combatant(replace(t.state.get("ala"), transformed="wilkolak"))
     panel = table.turn_panel(t.state, "ala", everyone(t))
     assert actions(panel)["przemiana"].label == "Powrót do swojej postaci"
-    assert "claws" in [c["key"] for c in panel["choices"]]
+    assert "claws" in [c.key for c in panel.choices]
 
 
 def test_a_disarmed_weapon_is_shown_unavailable_with_the_reason() -> None:
     t = live()
     ala = t.state.get("ala")
     t.state = t.state.with_combatant(replace(ala, effects=(Effect("rozbrojenie", 1, 2),)))
-    choices = {c["key"]: c for c in table.turn_panel(t.state, "ala", everyone(t))["choices"]}
-    assert not choices["w0"]["available"]
-    assert choices["w0"]["reason"] == "Rozbrojenie: Ala nie może atakować bronią w tej turze."
-    assert choices["unarmed"]["available"]
+    choices = {c.key: c for c in table.turn_panel(t.state, "ala", everyone(t)).choices}
+    assert not choices["w0"].available
+    assert choices["w0"].reason == "Rozbrojenie: Ala nie może atakować bronią w tej turze."
+    assert choices["unarmed"].available
 
 
 def test_a_hostile_summon_sees_only_its_caster_as_an_enemy() -> None:
@@ -293,14 +294,14 @@ def test_a_hostile_summon_sees_only_its_caster_as_an_enemy() -> None:
     assert [c.id for c in table.enemies(state, wolf, frozenset(state.combatants))] == ["ala"]
     ala = state.get("ala")
     assert "ala~1" in [c.id for c in table.enemies(state, ala, frozenset(state.combatants))]
-    assert [c["key"] for c in table.attack_choices(state, wolf)] == ["unarmed"]
+    assert [c.key for c in table.attack_choices(state, wolf)] == ["unarmed"]
 
 
 def test_setup_shows_a_players_thresholds_before_the_fight() -> None:
     t = duel()
     panel = table.turn_panel(t.state, "ala", everyone(t))
-    assert panel["stage"] == "setup" and panel["actions"] == []
-    assert panel["choices"][0]["hit"] == 60
+    assert panel.stage == "setup" and panel.actions == ()
+    assert panel.choices[0].hit == 60
 
 
 # --- by post ----------------------------------------------------------------------------------
@@ -309,16 +310,17 @@ def test_setup_shows_a_players_thresholds_before_the_fight() -> None:
 def test_the_post_form_offers_the_structured_actions_and_the_allowed_defences() -> None:
     t = by_post()
     panel = table.turn_panel(t.state, "ala", everyone(t))
-    post = panel["post"]
-    assert post["mine"] is None and not post["closed"] and post["deadline"] == 1000 + DAY
-    assert post["text_max"] == 4000
-    values = [o["value"] for o in post["action_options"]]
+    post = panel.post
+    assert post is not None
+    assert post.mine is None and not post.closed and post.deadline == 1000 + DAY
+    assert post.text_max == 4000
+    values = [o.value for o in post.action_options]
     assert values[0] == {"kind": "none", "target": None, "choice": "", "spell": -1, "note": ""}
     assert {"kind": "attack", "target": "ork", "choice": "w0", "spell": -1, "note": ""} in values
-    assert post["action_options"][0]["selected"]
-    assert '"kind": "none"' in post["action_options"][0]["json"]
-    assert [d["key"] for d in post["defence_options"]] == ["best", "unik", "blok", ""]
-    assert post["defence_options"][0]["selected"]
+    assert post.action_options[0].selected
+    assert '"kind": "none"' in post.action_options[0].json
+    assert [d.key for d in post.defence_options] == ["best", "unik", "blok", ""]
+    assert post.defence_options[0].selected
     found = actions(panel)
     assert found["wpis"].available and found["wpis"].label == "Wyślij wpis"
     assert found["wpis_mg"].available
@@ -327,8 +329,9 @@ def test_the_post_form_offers_the_structured_actions_and_the_allowed_defences() 
 def test_a_character_without_a_weapon_or_shield_is_not_offered_blok() -> None:
     t = Table(fighter("ala", "a", "u1", weapons=[]), fighter("ork", "b"), pace="post")
     t.start(now=1000)
-    post = table.turn_panel(t.state, "ala", everyone(t))["post"]
-    assert [d["key"] for d in post["defence_options"]] == ["best", "unik", ""]
+    post = table.turn_panel(t.state, "ala", everyone(t)).post
+    assert post is not None
+    assert [d.key for d in post.defence_options] == ["best", "unik", ""]
 
 
 def test_the_players_own_post_is_shown_back_and_can_be_changed() -> None:
@@ -336,14 +339,16 @@ def test_the_players_own_post_is_shown_back_and_can_be_changed() -> None:
     attack = Action("attack", target="ork", choice="w0")
     t.do(Post(actor="ala", action=attack, defence="unik", text="Tnę!", now=2000))
     panel = table.turn_panel(t.state, "ala", everyone(t))
-    mine = panel["post"]["mine"]
-    assert fill(*mine["what"][0]) == "atak → Ork (Miecz)"
-    assert (mine["defence"], mine["defence_label"], mine["text"]) == ("unik", "Unik", "Tnę!")
+    assert panel.post is not None and panel.post.mine is not None
+    mine = panel.post.mine
+    assert fill(*mine.what[0]) == "atak → Ork (Miecz)"
+    assert (mine.defence, mine.defence_label, mine.text) == ("unik", "Unik", "Tnę!")
     assert actions(panel)["wpis"].label == "Zmień wpis"
-    selected = [o for o in panel["post"]["action_options"] if o["selected"]]
-    assert [o["value"]["kind"] for o in selected] == ["attack"]
-    assert [d["key"] for d in panel["post"]["defence_options"] if d["selected"]] == ["unik"]
-    assert table.seat_panel(t.state, "ala", everyone(t))["post"]["text"] == "Tnę!"
+    selected = [o for o in panel.post.action_options if o.selected]
+    assert [o.value["kind"] for o in selected] == ["attack"]
+    assert [d.key for d in panel.post.defence_options if d.selected] == ["unik"]
+    seat = table.seat_panel(t.state, "ala", everyone(t))
+    assert seat.post is not None and seat.post.text == "Tnę!"
 
 
 def test_a_post_at_a_target_its_player_cannot_see_shows_no_name() -> None:
@@ -356,14 +361,15 @@ def test_a_post_at_a_target_its_player_cannot_see_shows_no_name() -> None:
     strike = Action("attack", target="szpieg", choice="w0")
     t.do(Post(actor="ala", action=strike, by_gm=True, now=1500))
     seen = frozenset({"ala", "ork"})
-    for mine in (
-        table.turn_panel(t.state, "ala", seen)["post"]["mine"],
-        table.seat_panel(t.state, "ala", seen)["post"],
-    ):
-        assert mine["action"]["target"] == "?"
-        assert [fill(m, p) for m, p in mine["what"]] == ["atak → ? (Miecz)"]
-    gm = table.turn_panel(t.state, "ala", everyone(t))["post"]["mine"]
-    assert gm["action"]["target"] == "szpieg"
+    post = table.turn_panel(t.state, "ala", seen).post
+    assert post is not None
+    for mine in (post.mine, table.seat_panel(t.state, "ala", seen).post):
+        assert mine is not None
+        assert mine.action["target"] == "?"
+        assert [fill(m, p) for m, p in mine.what] == ["atak → ? (Miecz)"]
+    gm = table.turn_panel(t.state, "ala", everyone(t)).post
+    assert gm is not None and gm.mine is not None
+    assert gm.mine.action["target"] == "szpieg"
 
 
 def test_after_the_deadline_only_the_gm_may_post() -> None:
@@ -371,11 +377,11 @@ def test_after_the_deadline_only_the_gm_may_post() -> None:
     t.do(Expire(now=1000 + DAY + 1))
     panel = table.turn_panel(t.state, "ala", everyone(t))
     found = actions(panel)
-    assert panel["post"]["closed"]
+    assert panel.post is not None and panel.post.closed
     assert not found["wpis"].available and found["wpis"].reason.startswith("Termin minął")
     assert found["wpis_mg"].available
-    assert table.seat_panel(t.state, "ala", everyone(t))["closed"]
-    assert not table.seat_panel(by_post().state, "ala", everyone(t))["closed"]
+    assert table.seat_panel(t.state, "ala", everyone(t)).closed
+    assert not table.seat_panel(by_post().state, "ala", everyone(t)).closed
 
 
 # --- the GM -----------------------------------------------------------------------------------
@@ -390,27 +396,28 @@ def test_the_gm_starts_a_fight_of_two_sides_in_either_pace() -> None:
     found = actions(panel)
     assert found["start"].available and found["tempo_post"].available
     assert not found["tempo_live"].available
-    assert panel["paces"] == [("live", "na żywo"), ("post", "przez posty")]
-    assert panel["posts"] == [] and panel["deadline"] is None
-    assert panel["sides"] == ["a", "b"]
+    assert panel.paces == (("live", "na żywo"), ("post", "przez posty"))
+    assert panel.posts == () and panel.deadline is None
+    assert panel.sides == ("a", "b")
 
 
 def test_by_post_the_gm_sees_every_post_and_who_has_not_posted() -> None:
     t = by_post()
     t.do(Post(actor="ala", action=Action("rest"), text="Oddycham.", now=2000))
     panel = table.gm_panel(t.state)
-    assert panel["waiting"] == ["ork"] and panel["deadline"] == 1000 + DAY
-    posts = {p["id"]: p for p in panel["posts"]}
-    assert posts["ala"]["posted"] and posts["ala"]["post"]["text"] == "Oddycham."
-    assert not posts["ork"]["posted"] and posts["ork"]["panel"] is None
-    assert [e["hours"] for e in panel["extend"]] == [6, 12, 24, 48]
-    assert panel["extend"][0]["deadline"] == 1000 + DAY + 6 * 3600
+    assert panel.waiting == ("ork",) and panel.deadline == 1000 + DAY
+    posts = {p.id: p for p in panel.posts}
+    ala = posts["ala"].post
+    assert posts["ala"].posted and ala is not None and ala.text == "Oddycham."
+    assert not posts["ork"].posted and posts["ork"].panel is None
+    assert [e.hours for e in panel.extend] == [6, 12, 24, 48]
+    assert panel.extend[0].deadline == 1000 + DAY + 6 * 3600
     found = actions(panel)
     assert found["rozstrzygnij"].available and found["termin"].available
     assert not found["tempo_live"].available  # a post waits to be resolved
     t.do(Expire(now=1000 + DAY + 1))
-    closed = {p["id"]: p for p in table.gm_panel(t.state)["posts"]}
-    assert actions(closed["ork"]["panel"])["wpis_mg"].available
+    closed = {p.id: p for p in table.gm_panel(t.state).posts}
+    assert actions(closed["ork"].panel)["wpis_mg"].available
 
 
 def test_after_the_resolve_the_next_turn_opens_to_posts() -> None:
@@ -418,7 +425,7 @@ def test_after_the_resolve_the_next_turn_opens_to_posts() -> None:
     t.do(ResolveTurn(now=3000), [])
     view = table.table_view(t.state)
     assert view.round == 2 and view.deadline == 3000 + DAY
-    assert table.gm_panel(t.state)["turn"] == 2
+    assert table.gm_panel(t.state).turn == 2
 
 
 def test_the_gm_seat_panel_offers_its_controls_and_the_order_moves() -> None:
@@ -427,14 +434,14 @@ def test_the_gm_seat_panel_offers_its_controls_and_the_order_moves() -> None:
     found = actions(panel)
     assert {"obrazenia", "leczenie", "stan", "upadek", "nizej", "koniec_tury"} <= set(found)
     assert "wyzej" not in found and "martwy" not in found
-    assert panel["commands"]["nizej"]["order"] == ["ork", "ala"]
-    assert panel["commands"]["remove_condition"] == {
+    assert panel.commands["nizej"]["order"] == ("ork", "ala")
+    assert panel.commands["remove_condition"] == {
         "type": "remove_condition", "actor": "gm", "target": "ala",
     }  # fmt: skip
-    assert panel["condition_choices"][0] == ("ogluszenie", "Ogłuszenie")
-    assert panel["grounds"][0] == ("soft", "Miękkie podłoże")
+    assert panel.condition_choices[0] == ("ogluszenie", "Ogłuszenie")
+    assert panel.grounds[0] == ("soft", "Miękkie podłoże")
     ork = table.gm_seat_panel(t.state, "ork")
-    assert ork["commands"]["wyzej"]["order"] == ["ork", "ala"]
+    assert ork.commands["wyzej"]["order"] == ("ork", "ala")
     assert "koniec_tury" not in actions(ork)
 
 
@@ -442,31 +449,31 @@ def test_a_fallen_npc_waits_for_the_gm_to_decide() -> None:
     t = live()
     t.do(Damage(target="ork", amount=80))
     panel = table.gm_seat_panel(t.state, "ork")
-    assert panel["fallen"] and actions(panel)["martwy"].available
-    assert panel["commands"]["nieprzytomny"]["outcome"] == "nieprzytomny"
+    assert panel.fallen and actions(panel)["martwy"].available
+    assert panel.commands["nieprzytomny"]["outcome"] == "nieprzytomny"
 
 
 def test_the_gm_seat_lists_the_conditions_to_remove() -> None:
     t = live()
     t.do(AddCondition(target="ork", condition="ogluszenie", turns=2))
-    assert table.gm_seat_panel(t.state, "ork")["conditions"] == [
-        {"key": "ogluszenie", "label": "Ogłuszenie"}
-    ]
+    assert table.gm_seat_panel(t.state, "ork").conditions == (
+        table.Label("ogluszenie", "Ogłuszenie"),
+    )
 
 
 def test_a_players_card_shows_its_thresholds_armour_and_urazy() -> None:
     t = live()
     t.do(Damage(target="ork", amount=1, injuries=2))
     panel = table.seat_panel(t.state, "ork", everyone(t))
-    assert panel["armour"] == 10 and panel["injury_penalty"] == 20
-    assert [d["key"] for d in panel["defences"]] == ["unik", "blok"]
-    assert panel["defences"][0]["threshold"] == 50 - 10 - 20
-    assert panel["post"] is None
+    assert panel.armour == 10 and panel.injury_penalty == 20
+    assert [d.key for d in panel.defences] == ["unik", "blok"]
+    assert panel.defences[0].threshold == 50 - 10 - 20
+    assert panel.post is None
 
 
 def test_a_free_weapon_change_is_offered_with_the_sheets_choices() -> None:
     t = live()
-    command = table.turn_panel(t.state, "ala", everyone(t))["commands"]["zmiana_broni"]
+    command = table.turn_panel(t.state, "ala", everyone(t)).commands["zmiana_broni"]
     assert command["kind"] == "change_weapon"
     t.do(FreeAction(actor="ala", kind="change_weapon", choice="unarmed"))
     assert t.state.get("ala").weapon == "unarmed"
@@ -494,7 +501,7 @@ def test_a_summons_hit_bonus_is_in_its_threshold() -> None:
     t = live()
     ork = replace(t.state.get("ork"), summon=Summon("ala", "Wezwanie", 40, 40, hit_bonus=10))
     (choice,) = table.attack_choices(t.state, ork)
-    assert choice["key"] == "unarmed" and choice["hit"] == 60
+    assert choice.key == "unarmed" and choice.hit == 60
 
 
 def test_a_summoning_is_posted_without_a_target() -> None:
@@ -503,10 +510,11 @@ def test_a_summoning_is_posted_without_a_target() -> None:
     t = Table(fighter("ala", "a", "u1", spells=[wolf]), fighter("ork", "b"), pace="post",
               post_reminder_hours=0)  # fmt: skip
     t.start(now=1000)
-    post = table.turn_panel(t.state, "ala", everyone(t))["post"]
-    casts = [o for o in post["action_options"] if o["group"] == "cast"]
-    assert [o["value"]["target"] for o in casts] == [None]
-    assert fill(casts[0]["label_template"], casts[0]["label_params"]) == (
+    post = table.turn_panel(t.state, "ala", everyone(t)).post
+    assert post is not None
+    casts = [o for o in post.action_options if o.group == "cast"]
+    assert [o.value["target"] for o in casts] == [None]
+    assert fill(casts[0].label_template, casts[0].label_params) == (
         "czar Wilk (Trafienie 50, drugi rzut 50)"
     )
-    assert post["remind_at"] is None
+    assert post.remind_at is None

@@ -257,11 +257,11 @@ def test_the_seat_and_prompt_partials_render() -> None:
     live.do(Attack(actor="ala", target="ork"))
     card = render("prompt.html", prompts.prompt_panel(live.state, "p1"), BOB)
     assert "Miecz: Trafienie 60, Obrażenia 70." in card and "Pancerz 10%." in card
-    assert render("prompt.html", {}, BOB).strip() == ""
+    assert render("prompt.html", None, BOB).strip() == ""
     t.do(Expire(now=10**9))
     closed = render("seat.html", table.seat_panel(t.state, "ala", everyone(t)), ALA)
     assert "Termin minął: wpisy do tej tury są zamknięte." in closed
-    fallen = render("prompt.html", {"fallen": "Ork jest już poza walką."}, BOB)
+    fallen = render("prompt.html", prompts.PromptPanel(fallen="Ork jest już poza walką."), BOB)
     assert "Atak przepada: Ork jest już poza walką." in fallen
 
 
@@ -289,8 +289,9 @@ def test_a_hidden_post_is_the_gms_until_the_turn_resolves() -> None:
     assert sight(view, GM).line(posted)
     assert not sight(view, BOB).line(posted)
     assert not sight(view, ALA).line(posted)  # the poster reads it on their own turn panel
-    mine = table.turn_panel(t.state, "ala", everyone(t))["post"]["mine"]
-    assert mine["text"] == "Sekret."
+    post = table.turn_panel(t.state, "ala", everyone(t)).post
+    assert post is not None and post.mine is not None
+    assert post.mine.text == "Sekret."
     before = t.state
     resolved = lines(t, t.do(ResolveTurn(now=2000), [90]), before)
     revealed = next(line for line in resolved if line["kind"] == "post")

@@ -7,9 +7,9 @@ GM rolls, NPC health numbers (a wound level instead, until the GM reveals them) 
 players' prompts. What only one ruleset shows comes from its partials
 (templates/combat/rulesets/<key>/), filled by its `*_panel` methods.
 
-A region's HTML is a pure function of what it reads (its `PARTS` of the viewer's `View`, the
-table's `View.header`), the language and its *variant* (the audience, GM or player, plus the
-viewer's own id only where the region shows their own things: their cards, their prompts,
+A region's HTML is a pure function of what it reads (its `PARTS` of the viewer's `View`, what
+`View.head` names of the table), the language and its *variant* (the audience, GM or player, plus
+the viewer's own id only where the region shows their own things: their cards, their prompts,
 their turn). So the page is a tree of records (`View.part`, `tree`): each region with that
 data, the order's rows and the log's entries as items of their own. `combat.pushes` compares
 a socket's new records with those it was sent and renders and sends only what changed; a
@@ -274,7 +274,7 @@ def prompt_cards(rules: Any, table: Table, viewer: Viewer) -> list[PromptCard]:
     return cards
 
 
-# What each region's template reads from a View, besides what `View.header` names of the table
+# What each region's template reads from a View, besides what `View.head` names of the table
 # and the neutral view, and viewer, oob, ruleset: a region's record (`View.part`) is made of
 # exactly these, so name every value a region's templates (and the partials they include) read.
 # The order's and the log's items are records of their own (`View.row_data`, `LogItem.key`);
@@ -355,19 +355,13 @@ class View:
 
     @cached_property
     def header(self) -> tuple[Any, ...]:
-        """What the regions' templates read of the table and its neutral view besides their
-        parts: the stage and round, who acts all at once and is waited on, the deadline, the
-        seats' sides (a turn partial's target list), the open prompts and the phase of the
-        ruleset's state (read by turn and seat partials) and the NPC policies (set outside the
-        log)."""
-        view, state = self.view, self.table.state
+        """What the status region reads of the table and its neutral view besides its parts:
+        the stage and round, who acts all at once and is waited on, the deadline."""
+        view = self.view
         return (
             self.table.pk, self.table.ruleset, view.stage, view.round, view.label,
             view.label_params, view.winner, view.marks_label, view.acting,
             view.waiting, view.deadline, view.pace,
-            tuple((cid, seat.side) for cid, seat in view.seats.items()),
-            getattr(state, "prompts", None), getattr(state, "phase", None),
-            tuple(sorted(self.table.npc_policies.items())),
             self.sight.seen,  # `{% tr %}` words a seat the viewer may not see as hidden
         )  # fmt: skip
 
@@ -399,17 +393,16 @@ class View:
         return Part(name, variant, tuple(data))
 
     def head(self, name: str) -> tuple[Any, ...]:
-        """What a region reads of the table besides its parts: the whole `header`, but for
-        the regions whose templates read less (a player's cards: the stage, the phase and the
-        seats' names; the GM's panel: the stage; the prompts: nothing), so an entry that moves
-        the rest leaves them as they were."""
+        """What a region reads of the table besides its parts (the rulesets' panels are
+        records holding all their partials read): the turn its stage, round and label; a
+        player's cards and the prompts nothing; the GM's panel the stage; the status bar the
+        `header`. So an entry that moves the rest leaves them as they were."""
         view, seen = self.view, self.sight.seen
-        if name == "table-me":
-            names = tuple((cid, seat.name) for cid, seat in view.seats.items())
-            return (view.stage, getattr(self.table.state, "phase", None), names, seen)
+        if name == "table-turn":
+            return (view.stage, bool(view.acting), view.round, view.label, view.label_params, seen)
         if name == "table-gm":
             return (view.stage, seen)
-        if name == "table-prompts":
+        if name in ("table-me", "table-prompts"):
             return (seen,)
         return self.header
 

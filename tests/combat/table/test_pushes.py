@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from combat import fragments, live, services
+from combat import clock, fragments, live, services
 from combat.access import Viewer
-from combat.rules.base import prompts_of
+from combat.rules.base import autoplay_of, prompts_of
 from combat.rules.registry import get_ruleset
 from combat.snapshots import LOG_WINDOW
 from scripts.bench.page import Page, normal
+from tests.combat.d100_table.helpers import make_d100_table
+from tests.combat.magus_table.helpers import make_magus_table
 from tests.combat.table.helpers import make_party, start
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +98,80 @@ def _lists_in(html: str) -> list[str]:
         if start >= 0:
             parts.append(html[start : html.index("</section>", start)])
     return parts
+
+
+def _table_of(ruleset: str) -> tuple[int, Viewer, Viewer, str]:
+    """A table of `ruleset` in its setup stage with a hidden NPC: its pk, the GM, the first
+    player and the hidden seat."""
+    if ruleset == "magus":
+        m = make_magus_table(hidden_scout=True)
+        pk, gm, player = m.encounter.pk, m.gm_viewer, m.viewer(m.p1)
+    else:
+        d = make_d100_table(hidden_scout=True)
+        pk, gm, player = d.pk, d.gm_viewer, d.viewer(d.p1)
+    view = services.load_table(pk).view
+    (hidden,) = [cid for cid, seat in view.seats.items() if seat.hidden]
+    return pk, gm, player, hidden
+
+
+@pytest.mark.parametrize("ruleset", ["magus", "d100"])
+@translation.override("pl")
+def test_in_magus_and_d100_pages_kept_by_pushes_match_pages_rendered_whole(ruleset: str) -> None:
+    """Every seat played by the ruleset's own autoplay (declarations, initiative, attacks,
+    their prompts answered), an NPC shown and hidden again and its policy set by the GM:
+    after each step the pages kept by pushes are the pages rendered whole."""
+    pk, gm, player, hidden = _table_of(ruleset)
+    rules: Any = get_ruleset(ruleset)
+    autoplay, prompting = autoplay_of(rules), prompts_of(rules)
+    assert autoplay is not None and prompting is not None
+    policy = autoplay.autoplay_policies()[0][0]
+    viewers = {"gm": gm, "p1": player}
+    sockets = {who: Socket(viewer) for who, viewer in viewers.items()}
+    shown = {who: Page() for who in viewers}
+    services.run_command(pk, {"type": "start_combat"}, viewer=gm)
+    rounds, answers, forced = set(), 0, False
+    for step in range(70):
+        table = services.load_table(pk)
+        pushed = live.render(pk, None, list(sockets.values()), force=forced)
+        for (who, viewer), push in zip(viewers.items(), pushed, strict=True):
+            shown[who].apply(sockets[who].take(push))
+            for name, text in fragments.regions(table, viewer).items():
+                assert normal(shown[who][name]) == normal(text), (step, who, name)
+        state, view = table.state, table.view
+        rounds.add(view.round)
+        forced = step == 30
+        if forced:  # outside the log: its push is forced (`services.publish`)
+            services.set_npc_policy(pk, viewer=gm, combatant=hidden, policy="ask")
+        elif step in (25, 40):  # the hidden NPC shown to the players, and hidden again
+            change = rules.visibility_command(hidden, hidden=step == 40)
+            services.run_command(pk, rules.command_to_dict(change), viewer=gm)
+        elif prompts := prompting.open_prompts(state):
+            answer = rules.prompt_command(state, prompts[0].id, prompts[0].options[-1][0])
+            services.run_command(pk, rules.command_to_dict(answer), viewer=gm, answer_npcs=False)
+            answers += 1
+        else:
+            for command in _next_commands(rules, autoplay, policy, table):
+                try:
+                    services.run_command(pk, command, viewer=gm, answer_npcs=False)
+                    break
+                except services.Refused:
+                    continue
+            else:
+                raise AssertionError(f"nobody can act at step {step}: {view.label}")
+    assert len(rounds) >= 3, rounds  # the walk went through the rounds, not stuck in one
+    assert answers, "an attack asked for a defence on the way"
+
+
+def _next_commands(rules: Any, autoplay: Any, policy: str, table: Any) -> list[dict[str, Any]]:
+    """What the GM may try next, in order: the declarations waited on (Magus), each acting
+    seat's autoplay step, the initiative rolls (Magus), the end of a turn."""
+    view, now = table.view, clock.now()
+    waited = [
+        {"type": "declare", "action": "attack", "weapon": "Miecz", "actor": a} for a in view.waiting
+    ]
+    actors = [a for a in (view.current, *view.acting) if a]
+    steps = [autoplay.autoplay_command(table.state, a, policy, now) for a in actors]
+    commands = [rules.command_to_dict(c) for c in steps if c is not None]
+    rolls = [{"type": "roll_initiative", "actor": a} for a in actors]
+    ends = [{"type": "end_turn", "actor": a} for a in actors]
+    return [*waited, *commands, *rolls, {"type": "roll_initiatives"}, *ends]

@@ -1,14 +1,16 @@
 """Running the live table: check a command, decide it with the ruleset, append, publish.
 
-Every change goes through `_append`: it locks the encounter's row, lets the ruleset decide
-against the head state, and inserts entry `seq + 1` (the unique `(encounter, seq)` constraint
-is the backstop). Appends to one table queue on that lock, so two browsers or two server
-processes never interleave and nothing is appended twice: a command id already in the log
-(the unique `(encounter, command_id)` constraint tells) returns its entry instead of a second
-one. The fan-out message goes out after commit, through the hook the live layer registers
-(`combat.publishing`): it names the table and its new seq and carries the entry, from which a
-process holding the head before it builds the new one; each process renders the views of the
-sockets it holds (`combat.fragments`, `combat.live`).
+Every change goes through `_append`: it lets the ruleset decide against the head state and
+inserts entry `seq + 1`, moving the row on from `seq` in a conditional UPDATE (the unique
+`(encounter, seq)` constraint is the backstop). The process that wrote the head (the one
+holding the table's sockets) decides on it as it remembers it, the UPDATE's condition the
+guard; any other append, and one whose guard failed, locks the row first and queues there. So
+two browsers or two server processes never interleave and nothing is appended twice: a command
+id already in the log (the unique `(encounter, command_id)` constraint tells) returns its entry
+instead of a second one. The fan-out message goes out after commit, through the hook the
+live layer registers (`combat.publishing`): it names the table and its new seq and carries the
+entry, from which a process holding the head before it builds the new one; each process
+renders the views of the sockets it holds (`combat.fragments`, `combat.live`).
 """
 
 from __future__ import annotations
@@ -656,43 +658,88 @@ def _append(
     now: float | None = None,
     rng: RNG | None = None,
 ) -> Appended:
-    """Decide and append under the row lock. A command id already in the log gets its entry
-    back instead of a second one: the unique (encounter, command_id) constraint refuses the
-    insert, or, for a command sent again that the rules now refuse (its turn has ended), the
-    refusal looks it up. Fresh ids, nearly every command, so cost no query for the check.
+    """Decide against the head and append entry seq + 1. A command id already in the log gets
+    its entry back instead of a second one: the unique (encounter, command_id) constraint
+    refuses the insert, or, for a command sent again that the rules now refuse (its turn has
+    ended), the refusal looks it up. Fresh ids, nearly every command, so cost no query for the
+    check.
 
-    The decider gets the entry's dice (`EntryRolls`; `rng` a caller injected, else the
-    encounter's seeds at the entry's slot)."""
-    try:
-        with transaction.atomic():
-            encounter = _lock(encounter_id)
-            rules = encounter.rules()
-            table = load_table(encounter_id, encounter.seq)
-            moment = clock.now() if now is None else now
-            dice = EntryRolls(rules, encounter, rng, sight(table.view, viewer))
-            try:
-                events = decide(rules, table, moment, dice)
-            except Refused:
-                duplicate = _duplicate(encounter.pk, command_id)
-                if duplicate is not None:
-                    return duplicate
-                raise
-            state, lines = _fold_with_lines(rules, table.state, events)
-            _refuse_foreign_picture(rules, encounter, table.state, state)
-            data = [rules.event_to_dict(e) for e in events]
-            if encounter.phase == Encounter.Phase.ENDED:
-                _refuse_unending(rules, encounter, state)
-            command = {**summary, "lines": lines, "at": moment, **dice.record()}
-            if dice.slot is not None:
-                encounter.slot = dice.slot
-            return _commit(
-                encounter, table, state, viewer, command_id, data, command, slot=dice.slot
-            )
-    except IntegrityError:
-        duplicate = _duplicate(encounter_id, command_id)
-        if duplicate is None:
+    Where this process wrote the head (`snapshots.written_head`: it holds the table's sockets),
+    it decides on that head without reading the row; the UPDATE that moves the row on from
+    that seq, nothing outside the log changed (`Row.guard`), and the unique (encounter, seq)
+    are the guard. When they fail, or the rules refuse (decided on a head perhaps behind),
+    another process may have moved the table on: the append is decided once more, under the
+    row lock. The decider gets the entry's dice (`EntryRolls`; `rng` a caller injected, else
+    the encounter's seeds at the entry's slot)."""
+
+    def attempt(written: tuple[snapshots.Row, Table] | None) -> Appended:
+        try:
+            with transaction.atomic():
+                return _decide_and_commit(
+                    encounter_id, decide, written, viewer, command_id, summary, now, rng
+                )
+        except IntegrityError:
+            duplicate = _duplicate(encounter_id, command_id)
+            if duplicate is not None:
+                return duplicate
+            if written is not None:
+                raise _Moved(f"encounter {encounter_id} moved on") from None
             raise
-        return duplicate
+
+    written = snapshots.written_head(encounter_id)
+    if written is not None:
+        try:
+            return attempt(written)
+        except _Moved:
+            snapshots.forget_row(encounter_id)
+    return attempt(None)
+
+
+class _Moved(RuntimeError):
+    """The encounter's row is no longer as the append read it: another process moved it on."""
+
+
+def _decide_and_commit(
+    encounter_id: int,
+    decide: Decider,
+    written: tuple[snapshots.Row, Table] | None,
+    viewer: Viewer,
+    command_id: str | None,
+    summary: dict[str, Any],
+    now: float | None,
+    rng: RNG | None,
+) -> Appended:
+    """One try of `_append`, in its transaction: on the head this process `written`, else
+    under the row lock."""
+    if written is None:
+        encounter = _lock(encounter_id)
+        table = load_table(encounter_id, encounter.seq)
+    else:
+        encounter, table = written[0].encounter(), written[1]
+    rules = encounter.rules()
+    moment = clock.now() if now is None else now
+    dice = EntryRolls(rules, encounter, rng, sight(table.view, viewer))
+    try:
+        events = decide(rules, table, moment, dice)
+        state, lines = _fold_with_lines(rules, table.state, events)
+        _refuse_foreign_picture(rules, encounter, table.state, state)
+        if encounter.phase == Encounter.Phase.ENDED:
+            _refuse_unending(rules, encounter, state)
+    except Refused:
+        if written is not None:
+            raise _Moved(f"encounter {encounter_id} moved on") from None
+        duplicate = _duplicate(encounter.pk, command_id)
+        if duplicate is not None:
+            return duplicate
+        raise
+    data = [rules.event_to_dict(e) for e in events]
+    command = {**summary, "lines": lines, "at": moment, **dice.record()}
+    if dice.slot is not None:
+        encounter.slot = dice.slot
+    guard = written[0].guard() if written is not None else None
+    return _commit(
+        encounter, table, state, viewer, command_id, data, command, slot=dice.slot, guard=guard
+    )
 
 
 def _lock(encounter_id: int, *, initial: bool = False) -> Encounter:
@@ -719,10 +766,12 @@ def _commit(
     undo_to: int | None = None,
     *,
     slot: int | None = None,
+    guard: Mapping[str, Any] | None = None,
 ) -> Appended:
-    """Insert entry seq + 1 under the row lock; publish and cache the new head after commit.
-    The row keeps the whole state every `snapshots.HEAD_EVERY` entries, at an undo and when
-    the phase changes; a load folds the entries after it.
+    """Insert entry seq + 1 under the row lock, or where the row is still at `encounter.seq`
+    with the `guard` fields as given (`_Moved` if not); publish and cache the new head and
+    its row after commit. The row keeps the whole state every `snapshots.HEAD_EVERY` entries,
+    at an undo and when the phase changes; a load folds the entries after it.
 
     `previous` is the head at `encounter.seq`, which the new snapshot extends; `slot` the
     entry's dice (`EntryRolls`), and `encounter.slot` the slot in force after it."""
@@ -750,11 +799,13 @@ def _commit(
         reminded_for=encounter.reminded_for,
         now=float(at) if isinstance(at, int | float) else clock.now(),
     )
-    moved = Encounter.objects.filter(pk=encounter.pk, seq=before).update(
+    moved = Encounter.objects.filter(pk=encounter.pk, seq=before, **(guard or {})).update(
         seq=seq, phase=phase, slot=encounter.slot, **head, **due
     )
-    if not moved:  # the lock makes this impossible; the unique (encounter, seq) agrees
-        raise RuntimeError(f"encounter {encounter.pk} moved past {before} under its lock")
+    if not moved:  # under the lock impossible; the unique (encounter, seq) agrees
+        raise _Moved(f"encounter {encounter.pk} moved past {before}")
+    encounter.phase, encounter.reminded_for = phase, due["reminded_for"]
+    row = snapshots.Row.of(encounter)
     EncounterEntry.objects.create(
         encounter=encounter,
         seq=seq,
@@ -766,7 +817,7 @@ def _commit(
         user_id=viewer.user_id or None,
     )
     entry = publishing.entry_of(events, snapshot.log[-1].lines, undo_to, snapshot.npc_policies)
-    transaction.on_commit(lambda: snapshots.remember(snapshot))
+    transaction.on_commit(lambda: snapshots.remember(snapshot, row))
     transaction.on_commit(lambda: publish(encounter.pk, seq, entry=entry), robust=True)
     posts.mail_after_commit(encounter.pk, previous.view, snapshot.view)
     return Appended(seq=seq)

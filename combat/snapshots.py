@@ -9,6 +9,9 @@ first and reads the whole state only when that seq is not remembered.
 The row keeps the whole state only every `HEAD_EVERY` entries (and at an undo or a change of
 phase): writing it on every command cost more than the rest of the append. A load reads the
 stored state and folds the entries after it (`head_state`).
+
+Beside the head it wrote, the append path remembers the row's fields it reads (`Row`): the next
+append in this process decides on that head without reading the row (`written_head`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from threading import Lock
 from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS
 
 from combat.log import Step, fold, undone
 from combat.models import Encounter, EncounterEntry
@@ -96,7 +101,46 @@ class Table:
         return policy if policy and round_ == str(self.view.round) else None
 
 
+@dataclass(frozen=True)
+class Row:
+    """The encounter row's fields an append reads, as this process wrote them with the head
+    at `seq` (`combat.services`: the next append decides on that head without the row and its
+    UPDATE checks the row is still so: `seq` and `guard`)."""
+
+    pk: int
+    campaign_id: int
+    name: str
+    ruleset: str
+    seq: int
+    state_seq: int
+    phase: str
+    slot: int
+    seed: str
+    gm_seed: str
+    reminded_for: float | None
+    npc_policies: Mapping[str, str]
+
+    @classmethod
+    def of(cls, encounter: Encounter) -> Row:
+        fields = {f.name: getattr(encounter, f.name) for f in dataclasses.fields(cls)}
+        return cls(**{**fields, "npc_policies": dict(encounter.npc_policies or {})})
+
+    def encounter(self) -> Encounter:
+        """A model instance of these fields, the others deferred, as `services._lock` reads
+        the row (without its JSON states)."""
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        values = {**values, "id": self.pk, "npc_policies": dict(self.npc_policies)}
+        names = [f.attname for f in Encounter._meta.concrete_fields if f.attname in values]
+        return Encounter.from_db(DEFAULT_DB_ALIAS, names, [values[name] for name in names])
+
+    def guard(self) -> dict[str, Any]:
+        """The fields besides `seq` that are written outside the log (the GM's NPC settings,
+        a by-post reminder's mark), as the append read them: its UPDATE's condition."""
+        return {"npc_policies": dict(self.npc_policies), "reminded_for": self.reminded_for}
+
+
 _cache: OrderedDict[tuple[int, int], Table] = OrderedDict()
+_rows: dict[int, Row] = {}  # by table: the row this process last wrote, at a cached head
 _cache_lock = Lock()
 
 
@@ -144,22 +188,58 @@ def _cached_head(pk: int, seq: int, npc_policies: Any) -> Table | None:
 
 
 def forget(pk: int, seq: int) -> None:
-    """Drop one remembered snapshot (something outside the log changed at that seq)."""
+    """Drop one remembered snapshot, and the row written with it (something outside the log
+    changed at that seq)."""
     with _cache_lock:
         _cache.pop((pk, seq), None)
+        _forget_row(pk, seq)
+
+
+def forget_row(pk: int) -> None:
+    """Drop the row remembered for the table (another process moved it on)."""
+    with _cache_lock:
+        _rows.pop(pk, None)
 
 
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _rows.clear()
 
 
-def remember(table: Table) -> Table:
+def remember(table: Table, row: Row | None = None) -> Table:
+    """Keep the snapshot; `row`: the row as this process wrote it with this head."""
     with _cache_lock:
         _cache[(table.pk, table.seq)] = table
+        known = _rows.get(table.pk)
+        # Appends of two threads may remember their heads out of order: the newest stays.
+        if row is not None and (known is None or known.seq <= row.seq):
+            _rows[table.pk] = row
         while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+            (pk, seq), _dropped = _cache.popitem(last=False)
+            _forget_row(pk, seq)
     return table
+
+
+def written_head(pk: int) -> tuple[Row, Table] | None:
+    """The row this process last wrote for the table and the head it wrote with it, while no
+    later head of the table reached this process (a fan-out from another process that moved
+    it on) and the head's NPC settings are still the row's. None: read the row."""
+    with _cache_lock:
+        row = _rows.get(pk)
+        if row is None or (pk, row.seq + 1) in _cache:
+            return None
+        head = _cache.get((pk, row.seq))
+    if head is None or head.npc_policies != row.npc_policies:
+        return None
+    return row, head
+
+
+def _forget_row(pk: int, seq: int) -> None:
+    """Under `_cache_lock`: drop the table's row if it was written at `seq`."""
+    row = _rows.get(pk)
+    if row is not None and row.seq == seq:
+        del _rows[pk]
 
 
 def _snapshot(encounter: Encounter, state: Any) -> Table:

@@ -4,7 +4,8 @@ Channels' `database_sync_to_async` runs every call of a process in one thread. A
 mostly waiting for PostgreSQL (a lock, an insert, a commit), so one thread capped a process
 near 100 actions per second whatever the CPU did, and queued the rest for seconds. Calls
 here run on a small pool instead, each thread with its own connection; appends to one table
-still queue on that table's row lock, and the caches they share are locked.
+still queue on that table's row (its guarded UPDATE, or its lock: `combat.services`), and the
+caches they share are locked.
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ class _Greeting:
     waiting: list[Any] = field(default_factory=list)
     pages: dict[tuple[Any, ...], Rendered] = field(default_factory=dict)
     forced: int = 0
-    task: asyncio.Future[None] | None = None
+    task: asyncio.Future[None] = field(init=False)
 
 
 class Live:
@@ -129,7 +129,7 @@ class Live:
         await self.hub.join(pk, socket)
         self.watch.start()
 
-    def greet(self, socket: Socket) -> None:
+    def greet(self, socket: Socket) -> asyncio.Future[None]:
         """Send a socket just opened (`open`) its first page, without holding its handshake,
         so a tab that goes away meanwhile is heard of and costs nothing. The sockets of a
         table that open while its first pages render wait and are rendered next, together, in
@@ -142,6 +142,7 @@ class Live:
             greeting = self.greetings[pk] = _Greeting()
             greeting.task = asyncio.ensure_future(self._greet(pk, greeting))
         greeting.waiting.append(socket)
+        return greeting.task  # done when every socket waiting on the table was sent its page
 
     async def _greet(self, pk: int, greeting: _Greeting) -> None:
         try:

@@ -1,6 +1,7 @@
 """Who may reach a table, command in it and see what: the one place for each of these rules.
 
-`find_encounter_for` serves the pages (404) and the socket (close); `authorise` every command;
+`find_encounter_for` serves the pages (404), `viewer_at` the socket (its connect and every
+message: close); `authorise` every command;
 `Sight` what a viewer may see of a table: which seats (a player never sees a hidden one, nor
 the numbers of a GM-run one until the GM reveals them), which log lines and which prompts,
 and how a refusal or a reason reads for them (`words`: a seat they may not see is „ktoś

@@ -24,7 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from combat import clock, fragments, protocol, roster, services, snapshots
-from combat.access import Refused, Viewer, find_encounter_for, viewer_at
+from combat.access import Refused, Viewer, viewer_at
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
 from combat.threads import in_pool
 
@@ -62,13 +62,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     seq: int
 
     async def connect(self) -> None:
+        """Who the user is at the table (one query: a reconnect storm brings every tab back
+        at once), then the first page, sent by `live.greet` once the handshake is done: a
+        tab that goes away before is heard of and costs nothing."""
         pk = int(self.scope["url_route"]["kwargs"]["pk"])
-        found = await in_pool(find_encounter_for)(self.scope["user"], pk)
-        if found is None:
+        viewer = await in_pool(viewer_at)(self.scope["user"], pk)
+        if viewer is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        encounter, self.viewer = found
-        self.encounter_id, self.seq = encounter.pk, -1
+        self.viewer, self.encounter_id, self.seq = viewer, pk, -1
         self.sent: dict[str, Any] | None = None  # the records it was sent last (combat.pushes)
         self.shown: dict[str, int | None] = {}  # what its page shows of each region
         self.language = _language(self.scope)
@@ -76,7 +78,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.strikes = protocol.TokenBucket(1 / STRIKE_DECAY_S, STRIKES, clock=seconds)
         await self.accept()
         await live.open(self)
-        await self.push()
+        live.greet(self)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "encounter_id"):
@@ -173,8 +175,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def check_access(self) -> None:
         """This socket's user left the campaign: check, and close."""
-        found = await in_pool(find_encounter_for)(self.scope["user"], self.encounter_id)
-        if found is None:
+        if await in_pool(viewer_at)(self.scope["user"], self.encounter_id) is None:
             await self.close(code=CLOSE_FORBIDDEN)
 
     def handle(self, message: protocol.Message, sockets: list[Any]) -> str | list[Rendered]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.utils import translation
@@ -68,23 +68,46 @@ def render(
     track = pushes.tracks.of(pk)
     views: dict[tuple[Any, ...], tuple[fragments.View, list[pushes.Part]]] = {}
     shared: dict[tuple[Any, ...], pushes.Part] = {}  # records by region and variant
+    firsts: dict[tuple[Any, ...], tuple[str, pushes.Shown]] = {}  # whole pages by viewer
     result = []
     for socket in sockets:
         before = None if whole else socket.sent
         if before is not None and socket.seq >= table.seq and not force:
             result.append(Rendered("", before, socket.shown, socket.seq, deadline, before))
             continue
-        viewer, language = socket.viewer, socket.language
-        with translation.override(language):
-            key = (viewer.is_gm, viewer.controller, language)
+        key = viewer_key(socket)
+        with translation.override(socket.language):
             if key not in views:
-                view = fragments.View(table, viewer, shared=shared)
+                view = fragments.View(table, socket.viewer, shared=shared)
                 views[key] = (view, fragments.tree(view))
             view, tree = views[key]
-            render = fragments.Render(view)
-            html, shown = pushes.changes(before, socket.shown, tree, track, language, render)
+            if before is None and key in firsts:  # another tab of this viewer: the same page
+                html, shown = firsts[key]
+            else:
+                render = fragments.Render(view)
+                html, shown = pushes.changes(
+                    before, socket.shown, tree, track, socket.language, render
+                )
+                if before is None:
+                    firsts[key] = (html, shown)
         result.append(Rendered(html, {p.id: p for p in tree}, shown, table.seq, deadline, before))
     return result
+
+
+def viewer_key(socket: Any) -> tuple[Any, ...]:
+    """Sockets with the same key see the same page: the viewer's role, controller and language."""
+    return (socket.viewer.is_gm, socket.viewer.controller, socket.language)
+
+
+@dataclass(eq=False)
+class _Greeting:
+    """One table's sockets waiting for their first page (`greet`), and the first pages its
+    last rounds rendered, by viewer, while no forced push (`forced`) made them stale."""
+
+    waiting: list[Any] = field(default_factory=list)
+    pages: dict[tuple[Any, ...], Rendered] = field(default_factory=dict)
+    forced: int = 0
+    task: asyncio.Future[None] = field(init=False)
 
 
 class Live:
@@ -93,6 +116,7 @@ class Live:
         self.rendering: dict[int, int] = {}  # table -> the seq its shared push renders now
         self.newest: dict[int, int] = {}  # table -> the newest seq this process heard of
         self.timers: dict[int, asyncio.TimerHandle] = {}  # one expiry timer per table
+        self.greetings: dict[int, _Greeting] = {}  # table -> its sockets awaiting a first page
         self.hub = Hub(self.sockets)
         self.watch = Watch(self.sockets, self.catch_up, self.hub.rejoin)
 
@@ -104,6 +128,52 @@ class Live:
         self.sockets[pk].add(socket)
         await self.hub.join(pk, socket)
         self.watch.start()
+
+    def greet(self, socket: Socket) -> asyncio.Future[None]:
+        """Send a socket just opened (`open`) its first page, without holding its handshake,
+        so a tab that goes away meanwhile is heard of and costs nothing. The sockets of a
+        table that open while its first pages render wait and are rendered next, together, in
+        one call of the pool (each viewer's page once); a tab of a viewer whose page a round
+        rendered at the newest seq heard of takes that page as it is (a reconnect storm
+        brings every tab of a table back at once)."""
+        pk = socket.encounter_id
+        greeting = self.greetings.get(pk)
+        if greeting is None:
+            greeting = self.greetings[pk] = _Greeting()
+            greeting.task = asyncio.ensure_future(self._greet(pk, greeting))
+        greeting.waiting.append(socket)
+        return greeting.task  # done when every socket waiting on the table was sent its page
+
+    async def _greet(self, pk: int, greeting: _Greeting) -> None:
+        try:
+            while greeting.waiting:
+                sockets, greeting.waiting = greeting.waiting, []
+                try:
+                    await self._greet_round(pk, greeting, sockets)
+                except Exception:  # noqa: BLE001 - the heartbeat and the watchdog repair a page
+                    log.exception("first pages of encounter %s", pk)
+        finally:
+            if self.greetings.get(pk) is greeting:
+                del self.greetings[pk]
+
+    async def _greet_round(self, pk: int, greeting: _Greeting, sockets: list[Any]) -> None:
+        """One round of `greet`: the pages a round rendered at the newest seq heard of, else
+        one render for the rest of these sockets still open."""
+        newest, forced = self.newest.get(pk, -1), greeting.forced
+        pages = {key: page for key, page in greeting.pages.items() if page.seq >= newest}
+        rest = [s for s in sockets if viewer_key(s) not in pages]
+
+        def work() -> dict[Any, Rendered]:
+            still = [s for s in rest if s in self.of(pk)]  # not those closed meanwhile
+            return dict(zip(still, render(pk, None, still), strict=True)) if still else {}
+
+        made = await in_pool(work)() if rest else {}
+        if greeting.forced == forced:  # else these pages are older than a forced push
+            greeting.pages.update((viewer_key(s), one) for s, one in made.items())
+        for socket in sockets:
+            one = made.get(socket) or pages.get(viewer_key(socket))
+            if one is not None and socket in self.of(pk):
+                await socket.deliver(one, force=False, ack=None)
 
     async def close(self, socket: Socket) -> None:
         pk = socket.encounter_id
@@ -147,6 +217,10 @@ class Live:
     async def send_all(self, pk: int, hint: int | None, sockets: list[Any], *, force: bool) -> None:
         """Render the table once for these sockets and send each its push (`force`: even to
         those already at its seq: something outside the log changed)."""
+        greeting = self.greetings.get(pk)
+        if force and greeting is not None:  # first pages rendered before it are stale
+            greeting.forced += 1
+            greeting.pages.clear()
 
         def newest() -> tuple[list[Any], list[Rendered]]:
             still = [s for s in sockets if s in self.of(pk)]  # not those closed meanwhile

@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
 from characters import services as characters_services
-from combat import consumers, live, protocol
+from combat import consumers, fragments, live, protocol, pushes
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from tests.characters.helpers import make_user
@@ -547,3 +547,65 @@ async def test_one_render_for_every_socket_of_the_process_keeps_each_viewers_sec
     assert "data-my-prompt" not in bystander["html"] and "Parowanie" not in bystander["html"]
     for ws in (gm, p1, p2):
         await ws.disconnect()
+
+
+async def test_a_second_tab_of_a_viewer_connecting_at_once_is_not_rendered_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reconnect storm: both tabs of the GM come back together; the page is rendered once
+    (while it renders, the second tab opens) and both are sent it."""
+    import threading
+    import time
+
+    party = await ready_party()
+    pk = party.encounter.pk
+    renders: list[int] = []
+    both_open = threading.Event()
+    real = live.render
+
+    def waiting(*args: Any, **kwargs: Any) -> list[live.Rendered]:
+        renders.append(len(args[2]))
+        deadline = time.monotonic() + 5
+        while len(consumers.live.of(pk)) < 2 and time.monotonic() < deadline:
+            both_open.wait(0.01)  # the other tab's handshake, on the event loop
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(live, "render", waiting)
+    views, pages = (
+        counting(monkeypatch, fragments.View, "__init__"),
+        counting(monkeypatch, pushes, "changes"),
+    )
+    first, second = await asyncio.gather(open_socket(party, party.gm), open_socket(party, party.gm))
+    one, two = await receive(first), await receive(second)
+    # One call of the pool (the tabs' handshakes crossed: one, else the second tab took the
+    # page the first call made), one view of the table and one page worked out.
+    assert len(renders) == 1 and len(views) == len(pages) == 1
+    assert one["seq"] == two["seq"] == await head(party) and one["html"] == two["html"]
+    assert 'id="table-gm"' in one["html"]
+    for ws in (first, second):
+        await ws.disconnect()
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[Any]:
+    """The calls of `owner.name` from here on (their first arguments)."""
+    calls: list[Any] = []
+    real = getattr(owner, name)
+
+    def count(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args[:1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, count)
+    return calls
+
+
+async def test_it_refuses_a_member_removed_or_deactivated_before_reconnecting() -> None:
+    party = await ready_party()
+    await party.campaign.memberships.filter(user=party.p2).adelete()
+    party.p1.is_active = False
+    await party.p1.asave(update_fields=["is_active"])
+    for user in (party.p2, party.p1):
+        ws = WebsocketCommunicator(app, f"/ws/encounters/{party.encounter.pk}/")
+        ws.scope["user"] = user
+        assert (await ws.connect()) == (False, 4403)
+    assert not consumers.live.of(party.encounter.pk)  # nothing opened, nothing to render

@@ -5,12 +5,11 @@ an equal state, unchanged by what does not concern it and changed by what does."
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator
 from typing import Any
 
-from combat.rules.base import Fields, LegalAction
+from combat.rules.base import Fields
 from combat.rules.d100 import RULESET, engine
 from combat.rules.d100.commands import (
     AddCondition,
@@ -32,6 +31,7 @@ from combat.rules.d100.commands import (
 from combat.rules.d100.prompts import PromptPanel
 from combat.rules.d100.state import Action, EncounterState
 from combat.rules.d100.table import Target
+from tests.combat.rules import panel_kit
 from tests.combat.rules.d100.engine_kit import Table, fighter
 
 EVERYONE = frozenset({"ala", "bob", "ork", "szpieg"})
@@ -88,36 +88,12 @@ def step(state: EncounterState, command: Command, seed: int = 0) -> EncounterSta
 
 def panels(state: EncounterState) -> dict[tuple[str, ...], Any]:
     """Every panel of the state, for the GM's sight and a player's."""
-    found: dict[tuple[str, ...], Any] = {("gm",): RULESET.gm_panel(state)}
-    for seen, who in ((EVERYONE, "gm"), (PLAYERS, "player")):
-        for cid in sorted(state.combatants):
-            found["turn", who, cid] = RULESET.turn_panel(state, cid, seen)
-            found["seat", who, cid] = RULESET.seat_panel(state, cid, seen)
-    for cid in sorted(state.combatants):
-        found["gm_seat", cid] = RULESET.gm_seat_panel(state, cid)
-    for p in state.prompts:
-        found["prompt", p.id] = RULESET.prompt_panel(state, p.id)
-    return found
+    return panel_kit.panels(RULESET, state, EVERYONE, PLAYERS)
 
 
 def seat_panels(found: dict[tuple[str, ...], Any], cid: str) -> dict[tuple[str, ...], Any]:
     """A seat's own panels: its turn and seat panels (either sight) and the GM's seat panel."""
     return {key: panel for key, panel in found.items() if key[0] != "prompt" and key[-1] == cid}
-
-
-def assert_plain(value: Any, where: str) -> None:
-    """A frozen record of plain immutable values: no state, combatant, list or dict."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        assert type(value).__dataclass_params__.frozen, where  # type: ignore[attr-defined]
-        if not isinstance(value, LegalAction):  # its params are made read-only below
-            assert hasattr(type(value), "__slots__"), where
-        for f in dataclasses.fields(value):
-            assert_plain(getattr(value, f.name), f"{where}.{f.name}")
-    elif isinstance(value, tuple):
-        for k, item in enumerate(value):
-            assert_plain(item, f"{where}[{k}]")
-    else:
-        assert isinstance(value, PLAIN), f"{where}: {type(value).__name__}"
 
 
 def test_every_panel_is_a_hashable_record_of_plain_values() -> None:
@@ -127,7 +103,7 @@ def test_every_panel_is_a_hashable_record_of_plain_values() -> None:
         stages.add((state.stage, state.pace, bool(state.prompts), state.closed))
         for key, panel in panels(state).items():
             hash(panel)
-            assert_plain(panel, "/".join(key))
+            panel_kit.assert_plain(panel, "/".join(key))
             if panel is not None:
                 shown.add(key[0])
     assert shown == {"gm", "turn", "seat", "gm_seat", "prompt"}

@@ -5,11 +5,10 @@ state, unchanged by what does not concern it and changed by what does."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from combat.rules.base import Fields, LegalAction, RuleViolation
+from combat.rules.base import Fields, RuleViolation
 from combat.rules.magus import RULESET
 from combat.rules.magus.commands import (
     AddCondition,
@@ -32,6 +31,7 @@ from combat.rules.magus.commands import (
 )
 from combat.rules.magus.state import EncounterState
 from combat.rules.magus.table import Ref, Target
+from tests.combat.rules import panel_kit
 from tests.combat.rules.magus.engine_kit import Table, fighter, shown, steed
 
 EVERYONE = frozenset({"ala", "ola", "ork", "szpieg", "kon"})
@@ -107,38 +107,11 @@ def walk() -> Iterator[EncounterState]:
 
 def panels(state: EncounterState) -> dict[tuple[str, ...], Any]:
     """Every panel of the state, for the GM's sight and a player's."""
-    found: dict[tuple[str, ...], Any] = {("gm",): RULESET.gm_panel(state)}
-    for seen, who in ((EVERYONE, "gm"), (PLAYERS, "player")):
-        for cid in sorted(state.combatants):
-            found["turn", who, cid] = RULESET.turn_panel(state, cid, seen)
-            found["seat", who, cid] = RULESET.seat_panel(state, cid, seen)
-    for cid in sorted(state.combatants):
-        found["gm_seat", cid] = RULESET.gm_seat_panel(state, cid)
-    for p in state.prompts:
-        found["prompt", p.id] = RULESET.prompt_panel(state, p.id)
-    return found
+    return panel_kit.panels(RULESET, state, EVERYONE, PLAYERS)
 
 
 def seat_panels(found: dict[tuple[str, ...], Any], cid: str) -> dict[tuple[str, ...], Any]:
     return {key: panel for key, panel in found.items() if key[-1] == cid and key[0] != "turn"}
-
-
-def assert_plain(value: Any, where: str) -> None:
-    """A frozen record of plain immutable values: no state, combatant, list or dict."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        assert type(value).__dataclass_params__.frozen, where  # type: ignore[attr-defined]
-        if not isinstance(value, LegalAction):  # its params are Fields, checked below
-            assert hasattr(type(value), "__slots__"), where
-        for f in dataclasses.fields(value):
-            assert_plain(getattr(value, f.name), f"{where}.{f.name}")
-    elif isinstance(value, tuple):
-        for k, item in enumerate(value):
-            assert_plain(item, f"{where}[{k}]")
-    elif isinstance(value, Fields):
-        for key, item in value.items():
-            assert_plain(item, f"{where}[{key!r}]")
-    else:
-        assert isinstance(value, PLAIN), f"{where}: {type(value).__name__}"
 
 
 def test_every_panel_is_a_hashable_record_of_plain_values() -> None:
@@ -146,7 +119,7 @@ def test_every_panel_is_a_hashable_record_of_plain_values() -> None:
     for state in walk():
         for key, panel in panels(state).items():
             hash(panel)
-            assert_plain(panel, "/".join(key))
+            panel_kit.assert_plain(panel, "/".join(key))
             if panel is not None:
                 shown_kinds.add(key[0])
     assert shown_kinds == {"gm", "turn", "seat", "gm_seat", "prompt"}

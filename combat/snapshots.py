@@ -306,8 +306,9 @@ def next_snapshot(
 def advance(pk: int, seq: int, entry: Mapping[str, Any]) -> Table | None:
     """The head at `seq` built from the remembered head at `seq - 1` and the entry appended
     after it (as `publishing.entry_of` carries it), remembered, without a query. None when
-    this process does not hold the head before it, or the entry is an undo (its state is a
-    fold from further back): a load reads that head from the database instead."""
+    this process does not hold the head before it, the entry is an undo (its state is a fold
+    from further back) or its events are not the table's ruleset's: a load reads that head from
+    the database instead."""
     with _cache_lock:
         done, previous = _cache.get((pk, seq)), _cache.get((pk, seq - 1))
     if done is not None:
@@ -315,8 +316,11 @@ def advance(pk: int, seq: int, entry: Mapping[str, Any]) -> Table | None:
     if previous is None or entry.get("undo_to") is not None:
         return None
     rules, state = get_ruleset(previous.ruleset), previous.state
-    for event in entry["events"]:  # as the append folded them (`evolve` never mutates)
-        state = rules.evolve(state, rules.event_from_dict(event))
+    try:
+        for event in entry["events"]:  # as the append folded them (`evolve` never mutates)
+            state = rules.evolve(state, rules.event_from_dict(event))
+    except (KeyError, TypeError, ValueError):  # not this table's entry: never trusted blindly
+        return None
     first = seq - LOG_WINDOW
     rows = [(e.seq, e.lines, e.undo_to) for e in previous.log if e.seq > first]
     log = _with_undone([*rows, (seq, json.loads(json.dumps(entry["lines"])), None)])

@@ -225,3 +225,13 @@ def test_an_undo_between_appends_holds_and_the_redone_entry_draws_the_same_dice(
     with a.running():
         head = services.load_table(pk)
     assert [e.undone for e in head.log[-3:]] == [True, False, False]
+
+
+def test_an_entry_whose_events_the_table_cannot_read_is_not_folded_onto_its_head() -> None:
+    """A fan-out message whose events are not this table's ruleset's (another table's, on a
+    shared channel layer) leaves the head to a load from the database: no exception."""
+    party = make_party()
+    start(party)
+    head = snapshots.load_table(party.encounter.pk)
+    entry = {"events": [{"type": "placed", "seat": "c1"}], "lines": [], "undo_to": None}
+    assert snapshots.advance(party.encounter.pk, head.seq + 1, entry) is None

@@ -22,3 +22,10 @@ CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE") or None
 # No sweeper in the test process (its tests call `combat.sweeps.sweep` themselves); the browser
 # tests' server sets SWEEP_S to sweep often.
 SWEEP_S = float(os.environ.get("SWEEP_S", "0"))
+
+# pytest-xdist's workers each have a database of their own, so their encounters share primary
+# keys; on one Redis their tables' groups would cross (a worker's fan-out reaching another
+# worker's table of the same pk). Each worker's channel layer gets a prefix of its own.
+if "redis" in CHANNEL_LAYERS["default"]["BACKEND"].lower():  # noqa: F405
+    _layer = CHANNEL_LAYERS["default"]  # noqa: F405
+    _layer["CONFIG"]["prefix"] = "asgi-" + os.environ.get("PYTEST_XDIST_WORKER", "main")

@@ -99,7 +99,7 @@ TEMPLATES = [
                         (
                             "django.template.loaders.cached.Loader",
                             [
-                                "django.template.loaders.filesystem.Loader",
+                                "eleora_site.loaders.Loader",
                                 "django.template.loaders.app_directories.Loader",
                             ],
                         )

@@ -295,7 +295,11 @@ PARTS: dict[str, tuple[str, ...]] = {
 # Read by a region but not in its record: when the server first showed it (the countdown bar
 # of a prompt runs from there), not a reason to render it again.
 UNRECORDED = ("server_now",)
-LISTS = {"table-order": "table-order-list", "table-log": "table-log-lines"}
+LISTS = {
+    "table-order": "table-order-list",
+    "table-log": "table-log-lines",
+    "table-prompts": "table-prompts",
+}
 
 
 class View:
@@ -379,6 +383,9 @@ class View:
         if name == "table-order":
             rows = tuple(Item(f"row-{r.id}", (f"row-{r.id}",), self.row_data(r)) for r in self.rows)
             return Part(name, variant, (bool(self.rows),), rows, LISTS[name])
+        if name == "table-prompts":
+            cards = tuple(Item(f"prompt-{p.id}", (f"prompt-{p.id}",), p) for p in self.prompts)
+            return Part(name, variant, (self.head(name),), cards, LISTS[name])
         if name == "table-log":
             entries = tuple(Item(i.id, i.ids, i.key) for i in self.log)
             return Part(name, variant, (self.table.pk, self.log_empty), entries, LISTS[name])
@@ -563,6 +570,10 @@ class View:
             if item.visible:
                 items.append(item)
         return items
+
+    @cached_property
+    def prompt_by_id(self) -> dict[str, PromptCard]:
+        return {f"prompt-{p.id}": p for p in self.prompts}
 
     @cached_property
     def log_by_id(self) -> dict[str, LogItem]:
@@ -839,6 +850,10 @@ class Render:
                 row = view.row_by_id[item.id]
                 ctx = {**view.context(("table-order",), oob=True), "r": row, "swap": swap}
                 return render_to_string(f"{TEMPLATE}#order-row", ctx)
+            if part.id == "table-prompts":
+                card = view.prompt_by_id[item.id]
+                ctx = {**view.context(("table-prompts",), oob=True), "p": card, "swap": swap}
+                return render_to_string(f"{TEMPLATE}#prompt-card", ctx)
             entry = view.log_by_id[item.id]
             ctx = {**view.base, "lines": entry.lines, "swap": swap}
             return render_to_string("combat/_log_lines.html", ctx)

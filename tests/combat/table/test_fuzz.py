@@ -69,7 +69,8 @@ app = URLRouter(websocket_urlpatterns)
 SPY = "Cichy Szpieg"  # a hidden NPC: its name is the secret
 SECRET_ROLL = "Tajny rzut Mistrza 7319"  # the label of a secret GM roll
 HEALTH = re.compile(r"/(\d+)</span>")  # "12/18</span>": a combatant's health in numbers
-PROMPT = re.compile(r'id="prompt-([^"]*)"')
+# A prompt card shown (a card that left the page is deleted by its id: that shows nothing).
+PROMPT = re.compile(r'id="prompt-([^"]*)"(?! hx-swap-oob="delete")')
 GM_PANEL = 'id="table-gm"'
 SENDERS = ("gm", "p1", "p2")
 

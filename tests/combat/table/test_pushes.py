@@ -175,3 +175,34 @@ def _next_commands(rules: Any, autoplay: Any, policy: str, table: Any) -> list[d
     rolls = [{"type": "roll_initiative", "actor": a} for a in actors]
     ends = [{"type": "end_turn", "actor": a} for a in actors]
     return [*waited, *commands, *rolls, {"type": "roll_initiatives"}, *ends]
+
+
+@translation.override("pl")
+def test_a_prompt_comes_and_goes_as_a_card_of_its_own() -> None:
+    """The prompts' region is not sent again: its card is added, then deleted by its id."""
+    party = make_party()
+    start(party)
+    pk, gm = party.encounter.pk, party.gm_viewer
+    bandit, milena = f"c{party.bandit.pk}", f"c{party.hero2.pk}"
+    sockets = [Socket(gm), Socket(party.viewer(party.p2))]
+    for socket, push in zip(sockets, live.render(pk, None, sockets), strict=True):
+        socket.take(push)
+    while (now := services.load_table(pk).state.current) != bandit:
+        services.run_command(pk, {"type": "end_turn", "actor": now}, viewer=gm)
+    for socket, push in zip(sockets, live.render(pk, None, sockets), strict=True):
+        socket.take(push)
+    attack = {"type": "declare_attack", "actor": bandit, "target": milena, "weapon": "Szabla"}
+    services.run_command(pk, attack, viewer=gm)
+    rules: Any = get_ruleset("eleora")
+    (prompt,) = prompts_of(rules).open_prompts(services.load_table(pk).state)
+    card = f'id="prompt-{prompt.id}"'
+    for socket, push in zip(sockets, live.render(pk, None, sockets), strict=True):
+        html = socket.take(push)
+        assert '<div hx-swap-oob="afterbegin:#table-prompts">' in html and card in html
+        assert 'id="table-prompts"' not in html.replace("#table-prompts", "")
+    answer = rules.prompt_command(services.load_table(pk).state, prompt.id, prompt.options[0][0])
+    services.run_command(pk, rules.command_to_dict(answer), viewer=gm)
+    for socket, push in zip(sockets, live.render(pk, None, sockets), strict=True):
+        html = socket.take(push)
+        assert f'<div {card} hx-swap-oob="delete"></div>' in html
+        assert 'id="table-prompts"' not in html.replace("#table-prompts", "")

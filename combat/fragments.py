@@ -299,6 +299,7 @@ LISTS = {
     "table-order": "table-order-list",
     "table-log": "table-log-lines",
     "table-prompts": "table-prompts",
+    "table-map-tokens": "map-tokens",
 }
 
 
@@ -389,6 +390,12 @@ class View:
         if name == "table-log":
             entries = tuple(Item(i.id, i.ids, i.key) for i in self.log)
             return Part(name, variant, (self.table.pk, self.log_empty), entries, LISTS[name])
+        if name == "table-map-tokens" and self.board is not None and self.board.map is not None:
+            b = self.board
+            tokens = tuple(
+                Item(f"tok-{t.row.id}", (f"tok-{t.row.id}",), token_data(t, b)) for t in b.tokens
+            )
+            return Part(name, variant, (b.width, b.height), tokens, LISTS[name], "svg")
         if name.startswith("table-map"):
             return Part(name, variant, self.map_data(name))
         if name == "table-undo":
@@ -572,6 +579,10 @@ class View:
         return items
 
     @cached_property
+    def token_by_id(self) -> dict[str, Token]:
+        return {f"tok-{t.row.id}": t for t in self.board.tokens} if self.board else {}
+
+    @cached_property
     def prompt_by_id(self) -> dict[str, PromptCard]:
         return {f"prompt-{p.id}": p for p in self.prompts}
 
@@ -709,6 +720,15 @@ class Board:
         if self.darkness:
             tools += [*self.darkness, ("light", _("Światło"))]
         return [*tools, ("erase", _("Gumka"))]
+
+
+def token_data(t: Token, b: Board) -> tuple[Any, ...]:
+    """What a token shows (combat/_map_tokens.html#map-token): not the rest of its seat's row."""
+    r = t.row
+    return (
+        r.id, r.name, r.side, r.current, r.hidden, r.health.out, r.controller, r.position,
+        t.x, t.y, t.label, t.initials, b.radius, b.ring,
+    )  # fmt: skip
 
 
 def board(table: Table, spec: MapSpec, m: battlemap.BattleMap | None, rows: list[Row]) -> Board:
@@ -850,6 +870,10 @@ class Render:
                 row = view.row_by_id[item.id]
                 ctx = {**view.context(("table-order",), oob=True), "r": row, "swap": swap}
                 return render_to_string(f"{TEMPLATE}#order-row", ctx)
+            if part.id == "table-map-tokens":
+                token = view.token_by_id[item.id]
+                ctx = {**view.context((part.id,), oob=True), "t": token, "swap": swap}
+                return render_to_string("combat/_map_tokens.html#map-token", ctx)
             if part.id == "table-prompts":
                 card = view.prompt_by_id[item.id]
                 ctx = {**view.context(("table-prompts",), oob=True), "p": card, "swap": swap}

@@ -46,6 +46,7 @@ class Part:
     data: Any
     items: tuple[Item, ...] | None = None
     list_id: str = ""
+    wrapper: str = "div"  # the element new items come in ("svg": an SVG list's, read as SVG)
 
     def same(self, other: Part | None) -> bool:
         return other is not None and (other is self or other.data == self.data)
@@ -217,7 +218,8 @@ def _item_changes(old: Part, new: Part, track: Track, language: str, render: Ren
     parts = []
     if first:
         added = "".join(track.item(new, i, language, render, swap=False) for i in new.items[:first])
-        parts.append(f'<div hx-swap-oob="afterbegin:#{new.list_id}">{added}</div>')
+        tag = new.wrapper
+        parts.append(f'<{tag} hx-swap-oob="afterbegin:#{new.list_id}">{added}</{tag}>')
     for item in kept:
         if previous[item.id].data != item.data:
             parts.append(track.item(new, item, language, render, swap=True))

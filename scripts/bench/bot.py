@@ -450,7 +450,9 @@ def foe_of(viewer: Viewer, controllers: dict[str, str]) -> Callable[[str], bool]
     return lambda seat: seat not in controllers
 
 
-TOKEN = re.compile(r'<g class="map-token[^"]*" data-seat="([^"]+)"[^>]*? data-field="(\d+),(\d+)"')
+TOKEN = re.compile(
+    r'<g [^>]*?class="map-token[^"]*" data-seat="([^"]+)"[^>]*? data-field="(\d+),(\d+)"'
+)
 CURRENT = re.compile(r'data-seat="([^"]+)"[^>]*? data-current="1"')
 SIZE = re.compile(r'data-cols="(\d+)" data-rows="(\d+)"')
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))

@@ -24,10 +24,8 @@ class Page(dict[str, str]):
     def apply(self, push: str) -> list[str]:
         """Take a push's `html` as htmx does; the ids of the regions it touched."""
         touched: dict[str, None] = {}
-        for element in _elements(push):
-            how = element.attrib.pop(OOB, None)
-            if how is None:
-                continue
+        for element in _swaps(push):
+            how = element.attrib.pop(OOB)
             if how.startswith("afterbegin:#"):
                 region, target = self._find(how.split("#", 1)[1])
                 if target is not None:
@@ -68,6 +66,15 @@ class Page(dict[str, str]):
         return "", None
 
 
+def _swaps(push: str) -> list[Any]:
+    """The push's out-of-band elements: at its top, or inside an element that only carries
+    them (an `<svg>` around map tokens, so that they are read as SVG)."""
+    found = []
+    for element in _elements(push):
+        found += [element] if OOB in element.attrib else element.xpath(f".//*[@{OOB}]")
+    return found
+
+
 def _elements(push: str) -> list[Any]:
     if not push.strip():
         return []
@@ -76,10 +83,16 @@ def _elements(push: str) -> list[Any]:
 
 def normal(html: str) -> str:
     """HTML as a page holds it, for comparisons: parsed and written again without the swap
-    marks, white space between tags dropped and other runs of it as one."""
+    marks and the server's clock when a part was rendered (a prompt's `data-server-now` and the
+    seconds its countdown showed then: a page kept by pushes holds the time each part was
+    sent), white space between tags dropped and other runs of it as one."""
     elements = _elements(html)
     for element in elements:
         for marked in element.xpath(f"descendant-or-self::*[@{OOB}]"):
             del marked.attrib[OOB]
+        for stamped in element.xpath("descendant-or-self::*[@data-server-now]"):
+            del stamped.attrib["data-server-now"]
+        for shown in element.xpath("descendant-or-self::*[@class='countdown-text']"):
+            shown.text = ""
     text = "".join(lxml_html.tostring(e, encoding="unicode") for e in elements)
     return re.sub(r"\s+", " ", re.sub(r">\s+<", "><", text)).strip()

@@ -201,6 +201,11 @@ def test_a_phone_player_moves_with_the_path_shown_and_every_browser_sees_it(
         )
     for seat in t.seats:
         expect(seat.page.locator("#table-log")).to_contain_text(MILENA)
+        # The push swapped the moved token alone: it is drawn as SVG where the move put it.
+        moved = seat.page.locator(f'#map-tokens [data-seat="{milena}"]')
+        assert moved.evaluate("g => g.namespaceURI") == "http://www.w3.org/2000/svg"
+        box, to = moved.bounding_box(), seat.page.locator("#map-tokens").bounding_box()
+        assert box and to and box["width"] > 5 and to["x"] <= box["x"] <= to["x"] + to["width"]
     overflow = phone.page.evaluate("document.documentElement.scrollWidth - innerWidth")
     assert overflow <= 0, f"the phone page scrolls sideways by {overflow}px"
     for seat in (t.p1, t.p2):

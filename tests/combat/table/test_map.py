@@ -217,6 +217,10 @@ async def test_a_confirmed_route_moves_the_token_and_the_terrain_is_not_sent_aga
     frames = "".join(player.pushed[pushed_before:])
     assert 'data-field="0,4"' in frames
     assert '<svg id="map-terrain"' not in frames  # a move pushes the tokens, not the terrain
+    # … and of the tokens only those that changed, each read as SVG: not the layer whole.
+    token = f'<svg xmlns="http://www.w3.org/2000/svg"><g id="tok-{hero}" hx-swap-oob="true"'
+    assert token in frames
+    assert 'id="table-map-tokens"' not in frames
     terrains = {found[0] for html in player.pushed if (found := TERRAIN_RE.search(html))}
     assert len(terrains) == 1  # the first push's terrain, once
     await gm.ws.disconnect()

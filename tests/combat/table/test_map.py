@@ -15,12 +15,15 @@ from channels.db import database_sync_to_async
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 from PIL import Image
 
-from combat import fragments, protocol, services
+from combat import fragments, live, protocol, services
 from combat.access import Viewer
 from combat.rules.battlemap import Paint, Resize
+from scripts.bench.page import Page, normal
 from tests.characters.helpers import client_for, make_campaign
+from tests.combat.table.test_pushes import Socket as _Socket
 from tests.duel import RULESET
 from tests.duel.helpers import DuelTable, make_duel_table, seat_ids
 from tests.duel.test_duel_table import Seat, head, open_seat, settle, state_of
@@ -427,3 +430,40 @@ async def test_the_map_picture_command_takes_only_this_campaigns_pictures(media:
     assert (await state_of(table)).battlemap.image == own
     await gm.ws.disconnect()
     await player.ws.disconnect()
+
+
+@translation.override("pl")
+def test_a_map_kept_by_pushes_of_its_tokens_matches_the_map_rendered_whole() -> None:
+    """Tokens placed, moved, taken off, hidden from the players and shown again: after each
+    step the pages kept by pushes (the tokens as items) show the map a page load would."""
+    table, hero, npc = mapped_table()
+    pk, gm, player = table.encounter.pk, gm_of(table), player_of(table)
+    sockets = {"gm": _Socket(gm), "player": _Socket(player)}
+    pages = {who: Page() for who in sockets}
+    hide = RULESET.command_to_dict(RULESET.visibility_command(npc, hidden=True))
+    show = RULESET.command_to_dict(RULESET.visibility_command(npc, hidden=False))
+    steps = [
+        lambda: services.place_token(pk, viewer=gm, seat=hero, to=(1, 4)),
+        lambda: services.place_token(pk, viewer=gm, seat=npc, to=(6, 6)),
+        lambda: services.place_token(pk, viewer=gm, seat=hero, to=None),
+        lambda: services.place_token(pk, viewer=gm, seat=hero, to=(0, 7)),
+        lambda: services.run_command(pk, hide, viewer=gm),
+        lambda: services.place_token(pk, viewer=gm, seat=npc, to=(7, 1)),
+        lambda: services.run_command(pk, show, viewer=gm),
+    ]
+    items, seen = 0, []
+    for step in [None, *steps]:
+        if step is not None:
+            step()
+        loaded = services.load_table(pk)
+        for (who, socket), push in zip(
+            sockets.items(), live.render(pk, None, list(sockets.values())), strict=True
+        ):
+            html = socket.take(push)
+            items += 'id="tok-' in html and 'id="table-map-tokens"' not in html
+            pages[who].apply(html)
+            whole = fragments.render_one(loaded, socket.viewer, "table-map-tokens")
+            assert normal(pages[who]["table-map-tokens"]) == normal(whole), (step, who)
+        seen.append(f'data-seat="{npc}"' in pages["player"]["table-map-tokens"])
+    assert seen == [True, True, True, True, True, False, False, True]
+    assert items >= len(steps)  # most steps sent tokens alone

@@ -204,15 +204,17 @@ def changes(
 
 def _item_changes(old: Part, new: Part, track: Track, language: str, render: Renderer) -> str:
     """A list from `old` to `new` (their frames equal): the new items at its top, each changed
-    one in place, those that left its end deleted; the whole region when the items kept are
-    not in their order (initiative rolled) or an item's elements changed (a line revealed)."""
+    one in place, those that left it deleted; the whole region when the items kept are not in
+    their order (initiative rolled), a new one comes below the top, or an item's elements
+    changed (a line revealed)."""
     assert old.items is not None and new.items is not None
     previous = {i.id: i for i in old.items}
     first = 0
     while first < len(new.items) and new.items[first].id not in previous:
         first += 1
     kept = new.items[first:]
-    in_order = [i.id for i in kept] == [i.id for i in old.items[: len(kept)]]
+    staying = {i.id for i in kept}
+    in_order = [i.id for i in kept] == [i.id for i in old.items if i.id in staying]
     if not in_order or any(previous[i.id].ids != i.ids for i in kept):
         return whole((new,), track, language, render)[new.id]
     parts = []
@@ -223,7 +225,8 @@ def _item_changes(old: Part, new: Part, track: Track, language: str, render: Ren
     for item in kept:
         if previous[item.id].data != item.data:
             parts.append(track.item(new, item, language, render, swap=True))
-    for item in old.items[len(kept) :]:
-        parts += [f'<div id="{i}" hx-swap-oob="delete"></div>' for i in item.ids]
+    for item in old.items:
+        if item.id not in staying:
+            parts += [f'<div id="{i}" hx-swap-oob="delete"></div>' for i in item.ids]
     track.prune(new, language)
     return "".join(parts)

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from combat import clock, fragments, protocol, roster, services, snapshots
 from combat.access import Refused, Viewer, viewer_at
+from combat.homing import home_of
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
 from combat.threads import in_pool
 
@@ -74,6 +75,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent: dict[str, Any] | None = None  # the records it was sent last (combat.pushes)
         self.shown: dict[str, int | None] = {}  # what its page shows of each region
         self.language = _language(self.scope)
+        self.home = home_of(self.scope)
         self.bucket = protocol.TokenBucket(RATE, BURST, clock=seconds)
         self.strikes = protocol.TokenBucket(1 / STRIKE_DECAY_S, STRIKES, clock=seconds)
         await self.accept()

@@ -1,5 +1,6 @@
 """This server process's live tables: its sockets by table, their delegates in the tables'
-groups (combat/hub.py), the expiry timers and the watchdog (combat/watch.py), in one object.
+groups (combat/hub.py), the expiry timers, the watchdog (combat/watch.py) and the sockets held
+for another process (combat/homing.py), in one object.
 
 When a table moves, its delegate hears of it and `push_all` brings every socket of the table
 this process holds to the new seq, in one call of the pool: each socket is sent the records
@@ -18,6 +19,7 @@ from django.utils import translation
 
 from combat import clock, fragments, pushes, services
 from combat.access import Refused, Viewer
+from combat.homing import Home, Homing
 from combat.hub import Hub
 from combat.rules.registry import get_ruleset
 from combat.threads import in_pool
@@ -50,6 +52,7 @@ class Socket(Protocol):
     sent: dict[str, pushes.Part] | None  # the records it was last sent (None: nothing yet)
     shown: pushes.Shown  # what its page shows of each region (`pushes.changes`)
     channel_name: str
+    home: Home | None  # the process the front door would have sent it to, if not this one
 
     async def deliver(self, rendered: Rendered, *, force: bool, ack: str | None) -> None: ...
 
@@ -118,6 +121,7 @@ class Live:
         self.timers: dict[int, asyncio.TimerHandle] = {}  # one expiry timer per table
         self.greetings: dict[int, _Greeting] = {}  # table -> its sockets awaiting a first page
         self.hub = Hub(self.sockets)
+        self.homing = Homing(lambda socket: socket in self.of(socket.encounter_id))
         self.watch = Watch(self.sockets, self.catch_up, self.hub.rejoin)
 
     def of(self, pk: int) -> set[Any]:
@@ -128,6 +132,8 @@ class Live:
         self.sockets[pk].add(socket)
         await self.hub.join(pk, socket)
         self.watch.start()
+        if socket.home is not None:
+            self.homing.add(socket, socket.home)
 
     def greet(self, socket: Socket) -> asyncio.Future[None]:
         """Send a socket just opened (`open`) its first page, without holding its handshake,
@@ -183,6 +189,8 @@ class Live:
             if not sockets:
                 del self.sockets[pk]
                 self.newest.pop(pk, None)
+        if socket.home is not None:
+            self.homing.discard(socket, socket.home)
         await self.hub.leave(pk, socket)
 
     async def push_all(self, pk: int, seq: int) -> None:

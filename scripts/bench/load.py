@@ -32,9 +32,10 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from combat.homing import CLOSE_MOVED
 from scripts.bench import bot
+from scripts.bench.processes import backoff
 
-MAX_DELAY_S = 4.0  # the page's reconnect backoff cap
 ANSWER_DELAY_S = (0.3, 1.5)  # a player reads the prompt, then answers
 CONFIRM_DELAY_S = (0.2, 0.8)  # a player looks at the route drawn, then confirms the move
 MOVES = 0.5  # how often a player on a map taps it rather than take another action
@@ -98,6 +99,7 @@ class Sock:
         await asyncio.sleep(delay)
         attempt = 0
         while not stop.is_set():
+            moved = False
             try:
                 async with connect(
                     self.url,
@@ -116,10 +118,11 @@ class Sock:
                         if beat is not None:
                             beat.cancel()
                         self.ws = None
+                        moved = ws.close_code == CLOSE_MOVED  # sent home: back at once
             except (OSError, TimeoutError, WebSocketException) as exc:
                 self.failures.append(f"{type(exc).__name__}: {exc}"[:160])
             self.closes += 1
-            delay = min(MAX_DELAY_S, 0.25 * 2**attempt) * (0.5 + random.random() / 2)
+            delay = 0.0 if moved else backoff(attempt)
             attempt += 1
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)

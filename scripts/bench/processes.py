@@ -31,6 +31,7 @@ from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from combat.homing import CLOSE_MOVED
 from scripts.bench.page import Page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +39,11 @@ PG_ADMIN = os.environ.get("ELEORA_TEST_PG", "postgres://postgres@127.0.0.1:5432/
 HEARTBEAT_S = 25.0  # as static/js/table.js
 MAX_DELAY_S = 4.0  # the page's reconnect backoff cap
 DEADLINE_RE = re.compile(r'data-deadline="([0-9.]+)"')
+
+
+def backoff(attempt: int) -> float:
+    """The page's wait before its reconnect `attempt` (0 first): capped, doubling, jittered."""
+    return min(MAX_DELAY_S, 0.25 * 2**attempt) * (0.5 + random.random() / 2)
 
 
 def free_port() -> int:
@@ -368,6 +374,7 @@ class TableClient:
         attempt = 0
         headers = {"Cookie": f"sessionid={self.session}", "Origin": self.server.base}
         while not self._stopping:
+            moved = False
             try:
                 async with connect(self.url, additional_headers=headers, open_timeout=5) as ws:
                     attempt = 0
@@ -381,13 +388,13 @@ class TableClient:
                             beat.cancel()
                         self._socket = None
                     self.closes.append(f"closed {ws.close_code}")
+                    moved = ws.close_code == CLOSE_MOVED  # sent home: back at once
             except (OSError, TimeoutError, WebSocketException) as exc:
                 self.closes.append(type(exc).__name__)
             if not self.reconnect:
                 return
-            delay = min(MAX_DELAY_S, 0.25 * 2**attempt) * (0.5 + random.random() / 2)
+            await asyncio.sleep(0.0 if moved else backoff(attempt))
             attempt += 1
-            await asyncio.sleep(delay)
 
     async def _connected(self, ws: ClientConnection) -> None:
         async with self._changed:

@@ -28,6 +28,7 @@ class Socket:
     sent: Any = None
     shown: dict[str, Any] = field(default_factory=dict)
     channel_name: str = "test!"
+    home: Any = None
     pushed: list[int] = field(default_factory=list)
 
     async def deliver(self, rendered: live.Rendered, *, force: bool, ack: str | None) -> None:

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from combat import clock, fragments, protocol, roster, services, snapshots
 from combat.access import Refused, Viewer, viewer_at
-from combat.homing import home_of
+from combat.homing import CLOSE_MOVED, MOVE, home_of
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
 from combat.threads import in_pool
 
@@ -223,6 +223,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(payload))
         if rendered.deadline is not None:
             live.schedule_expiry(self.encounter_id, rendered.deadline)
+
+    async def send_home(self) -> None:
+        """To the table's home process (combat/homing.py): a page shown moves itself (make
+        before break); a socket not yet sent its page closes and the page comes back."""
+        if self.sent is None:
+            await self.close(code=CLOSE_MOVED)
+        else:
+            await self.send(text_data=json.dumps(MOVE))
 
     async def error(self, message_id: str | None, text: str) -> None:
         await self.send(text_data=json.dumps({"t": "error", "id": message_id, "message": text}))

@@ -58,6 +58,8 @@ class Socket(Protocol):
 
     async def close(self, code: int | None = None) -> None: ...
 
+    async def send_home(self) -> None: ...
+
 
 def render(
     pk: int, hint: int | None, sockets: list[Any], *, whole: bool = False, force: bool = False

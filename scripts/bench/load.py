@@ -81,6 +81,8 @@ class Sock:
     failures: list[str] = field(default_factory=list)  # why connecting or a socket failed
     bad_since: float | None = None  # closed, or behind its table's head
     outages: list[tuple[float, float | None]] = field(default_factory=list)  # (from, to)
+    successor: tuple[ClientConnection, str | bytes] | None = None  # going home (`move`)
+    moving: asyncio.Future[None] | None = None
 
     def check(self, now: float) -> None:
         """Every 100 ms: is this tab open and on its table's current seq?"""
@@ -95,21 +97,19 @@ class Sock:
 
     async def run(self, stop: asyncio.Event, delay: float = 0.0) -> None:
         """Open (after `delay`: players arrive over a few seconds, not in one instant), and
-        open again after any close."""
+        open again after any close; go home when asked, as the page does (`move`)."""
         await asyncio.sleep(delay)
         attempt = 0
         while not stop.is_set():
             moved = False
             try:
-                async with connect(
-                    self.url,
-                    additional_headers=self.headers,
-                    open_timeout=10,
-                    compression=None,
-                    max_size=2**22,
-                ) as ws:
+                next_, first = self.successor or (await self.open(), None)
+                self.successor = None
+                async with next_ as ws:
                     attempt = 0
                     self.ws, self.connections, self.pushes = ws, self.connections + 1, 0
+                    if first is not None:
+                        self.table.received(self, first)
                     beat = asyncio.create_task(self.beat(ws)) if self.heartbeat else None
                     try:
                         async for raw in ws:
@@ -117,15 +117,42 @@ class Sock:
                     finally:
                         if beat is not None:
                             beat.cancel()
-                        self.ws = None
+                        if self.successor is None:
+                            self.ws = None
                         moved = ws.close_code == CLOSE_MOVED  # sent home: back at once
             except (OSError, TimeoutError, WebSocketException) as exc:
                 self.failures.append(f"{type(exc).__name__}: {exc}"[:160])
+                self.ws = None
             self.closes += 1
-            delay = 0.0 if moved else backoff(attempt)
-            attempt += 1
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), delay)
+            if self.successor is None:
+                delay = 0.0 if moved else backoff(attempt)
+                attempt += 1
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), delay)
+
+    async def open(self) -> ClientConnection:
+        return await connect(
+            self.url,
+            additional_headers=self.headers,
+            open_timeout=10,
+            compression=None,
+            max_size=2**22,
+        )
+
+    async def move(self, old: ClientConnection) -> None:
+        """Asked to go home (combat/homing.py): open the next socket while `old` keeps the
+        page current; once the new one brought its first push, it takes over and `old` is
+        closed. A new one that fails first leaves `old` as it was."""
+        try:
+            new = await self.open()
+            first = await new.recv()
+        except (OSError, TimeoutError, WebSocketException):
+            return
+        if self.ws is not old:
+            await new.close()
+            return
+        self.successor = (new, first)
+        await old.close()
 
     async def beat(self, ws: ClientConnection) -> None:
         assert self.heartbeat is not None
@@ -308,6 +335,11 @@ class Table:
             action = self._find(int(msg["k"]))
             if action is not None:
                 action.arrivals.setdefault(sock.index, now)
+            return
+        if msg.get("t") == "move":  # sent home: the page opens its next socket
+            moving = sock.moving
+            if sock.ws is not None and (moving is None or moving.done()):
+                sock.moving = asyncio.ensure_future(sock.move(sock.ws))
             return
         if msg.get("t") == "error":
             action = self.pending.pop(str(msg.get("id")), None)

@@ -16,8 +16,8 @@
   // (CLOSE_FORBIDDEN): the page itself, loaded again, says what is left to see.
   const CLOSE_FLOOD = 4008, FLOOD_WAIT = 30000;
   const CLOSE_FORBIDDEN = 4403;
-  // Sent home by a process that held this table while the table's own process was down
-  // (combat/homing.py CLOSE_MOVED): the server spreads these closes, so come back at once.
+  // Sent home before its first page by a process that held this table while the table's own
+  // process was down (combat/homing.py CLOSE_MOVED): the server spreads these, come back at once.
   const CLOSE_MOVED = 4307;
   const ALERTS_KEY = "eleora.alerts"; // "on": beep and vibrate when a prompt opens for me
 
@@ -37,11 +37,21 @@
 
   function connect() {
     setBadge("connecting");
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + root.dataset.ws);
+    socket = opened();
     socket.onopen = () => { attempt = 0; setBadge("online"); };
-    socket.onmessage = (e) => receive(JSON.parse(e.data));
-    socket.onclose = (e) => {
+    adopt(socket);
+  }
+  function opened() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    return new WebSocket(scheme + location.host + root.dataset.ws);
+  }
+  function adopt(ws) {
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.t === "move") move(ws);
+      else receive(msg);
+    };
+    ws.onclose = (e) => {
       setBadge("offline");
       if (e.code === CLOSE_FORBIDDEN) {
         location.reload();
@@ -61,6 +71,22 @@
       attempt += 1;
       setTimeout(connect, delay);
     };
+  }
+  // The process holding this socket for the table's home asks it to go home (combat/homing.py):
+  // make before break. The old socket keeps the page current until the new one brings its
+  // first page; a new one that fails first leaves the old one as it was.
+  function move(old) {
+    if (old !== socket || old.moving) return;
+    old.moving = true;
+    const next = opened();
+    next.onmessage = (e) => {
+      old.onclose = old.onmessage = null;
+      old.close(1000);
+      socket = next;
+      adopt(next);
+      receive(JSON.parse(e.data));
+    };
+    next.onclose = () => { old.moving = false; };
   }
 
   function receive(msg) {

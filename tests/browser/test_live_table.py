@@ -430,6 +430,44 @@ TRACK_SOCKETS = """(() => {
 })();"""
 
 
+# The badge's every state from now on (a MutationObserver), to see that nothing went offline.
+WATCH_BADGE = """() => {
+  window.testBadge = [];
+  new MutationObserver(() => window.testBadge.push(document.getElementById("table").dataset.conn))
+    .observe(document.getElementById("table"), {attributes: true, attributeFilter: ["data-conn"]});
+}"""
+# What the process holding the socket for the table's home sends (combat/homing.py MOVE).
+MOVE = """() => window.testSockets[0].onmessage(
+  new MessageEvent("message", {data: JSON.stringify({t: "move"})}))"""
+
+
+def test_a_page_asked_to_move_opens_its_next_socket_before_it_closes_the_old(
+    live_url: str, table: Table
+) -> None:
+    """Make before break: the page opens its next socket (which the front door would take to
+    the table's home), closes the old one only once the new one brought the page, and never
+    shows itself offline; the moves that follow reach it on the new socket."""
+    t = table
+    phone = t.p2
+    phone.page.add_init_script(TRACK_SOCKETS)
+    new_fight(t, live_url, "Powrót do domu")
+    expect(phone.page.locator("#conn")).to_have_class(re.compile(r"\bconn-online\b"))
+    phone.page.evaluate(WATCH_BADGE)
+
+    phone.page.evaluate(MOVE)
+    phone.page.wait_for_function("() => window.testSockets[0].readyState === WebSocket.CLOSED")
+    assert phone.page.evaluate("window.testSockets.map(s => s.readyState)") == [3, 1]
+    assert phone.page.evaluate("window.testBadge") == []  # never offline, not even "connecting"
+
+    before = t.current()
+    t.end_turn(t.gm)
+    after = t.current()
+    assert after != before
+    phone.page.wait_for_function(AT_LEAST, arg=t.gm.seq())
+    expect(phone.page.locator("#table-status .current-name")).to_have_text(after)
+    assert phone.page.evaluate("window.testSockets.length") == 2
+
+
 def test_the_page_reconnects_after_the_socket_closes(live_url: str, table: Table) -> None:
     t = table
     phone = t.p2

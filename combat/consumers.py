@@ -27,7 +27,7 @@ from combat import clock, fragments, protocol, roster, services, snapshots
 from combat.access import Refused, Viewer, viewer_at
 from combat.homing import CLOSE_MOVED, MOVE, home_of
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
-from combat.threads import in_pool
+from combat.threads import at_handshake, in_pool
 
 RATE = 8.0  # messages per second a socket may send on average…
 BURST = 20  # …in bursts of this many
@@ -67,7 +67,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         at once), then the first page, sent by `live.greet` once the handshake is done: a
         tab that goes away before is heard of and costs nothing."""
         pk = int(self.scope["url_route"]["kwargs"]["pk"])
-        viewer = await in_pool(viewer_at)(self.scope["user"], pk)
+        viewer = await at_handshake(viewer_at)(self.scope["user"], pk)
         if viewer is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return

@@ -25,7 +25,7 @@ from typing import Any
 
 HEADER = b"x-eleora-home"
 LOOK_S = 0.1  # how often a home that is away is looked at
-SPREAD_S = 0.5  # the sockets of a home that came back are sent home over this long
+SPREAD_S = 0.25  # the sockets of a home that came back are sent home over this long
 # A close code of the application range (see combat.consumers.CLOSE_FLOOD): the page
 # reconnects at once (static/js/table.js), without its usual backoff.
 CLOSE_MOVED = 4307

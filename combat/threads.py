@@ -23,15 +23,28 @@ from django.db import close_old_connections
 P = ParamSpec("P")
 R = TypeVar("R")
 
-DB_THREADS = int(os.environ.get("DB_THREADS", "8"))  # database connections per process, at most
+DB_THREADS = int(os.environ.get("DB_THREADS", "8"))  # the pool's database connections
 _pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="table-db")
+# A socket's handshake asks one short query (who the viewer is) and must not wait behind the
+# renders of a busy pool: a reconnect storm onto a saturated process queued it for seconds,
+# and a tab not yet through its handshake can be neither served nor sent home.
+HANDSHAKE_THREADS = 2
+_handshakes = ThreadPoolExecutor(max_workers=HANDSHAKE_THREADS, thread_name_prefix="handshake")
 _local = threading.local()
 
 
 def in_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """`func` as a coroutine function run on the pool, with Django's connection hygiene
     around each call (as `database_sync_to_async` does)."""
+    return _on(_pool, func)
 
+
+def at_handshake(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """The same on the handshakes' own threads (`HANDSHAKE_THREADS`)."""
+    return _on(_handshakes, func)
+
+
+def _on(pool: ThreadPoolExecutor, func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     @wraps(func)
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         loop = asyncio.get_running_loop()
@@ -44,7 +57,7 @@ def in_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
             finally:
                 close_old_connections()
 
-        return await loop.run_in_executor(_pool, run)
+        return await loop.run_in_executor(pool, run)
 
     return call
 

@@ -32,7 +32,6 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from combat.homing import CLOSE_MOVED
 from scripts.bench import bot
 from scripts.bench.processes import backoff
 
@@ -101,7 +100,6 @@ class Sock:
         await asyncio.sleep(delay)
         attempt = 0
         while not stop.is_set():
-            moved = False
             try:
                 next_, first = self.successor or (await self.open(), None)
                 self.successor = None
@@ -119,13 +117,12 @@ class Sock:
                             beat.cancel()
                         if self.successor is None:
                             self.ws = None
-                        moved = ws.close_code == CLOSE_MOVED  # sent home: back at once
             except (OSError, TimeoutError, WebSocketException) as exc:
                 self.failures.append(f"{type(exc).__name__}: {exc}"[:160])
                 self.ws = None
             self.closes += 1
             if self.successor is None:
-                delay = 0.0 if moved else backoff(attempt)
+                delay = backoff(attempt)
                 attempt += 1
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), delay)
@@ -359,10 +356,11 @@ class Table:
             if acked.form is not None and (acked.idle or acked.kind == "play"):
                 self.refusals.add(acked.form, self.head)
         if isinstance(seq, int):
-            self.sizes.append(len(raw))  # a push (a route's answer is for one socket alone)
+            size = len(raw.encode() if isinstance(raw, str) else raw)  # bytes on the wire
+            self.sizes.append(size)  # a push (a route's answer is for one socket alone)
             sock.pushes += 1
             if sock.pushes > 1:
-                self.news += len(raw)
+                self.news += size
         fresh = not isinstance(seq, int) or seq >= sock.seq  # a page ignores a stale push
         if sock.viewer is not None and msg.get("html") and fresh:
             self._read(sock, sock.viewer, str(msg["html"]))

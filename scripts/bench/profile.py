@@ -232,14 +232,14 @@ def push(pk: int, seq: int, sockets: list[Socket]) -> dict[Socket, int]:
     """What the consumer does when the table moved: one call works out for these sockets
     what changed since each one's last push (`live.render`), then each encodes it; the bytes
     each would send."""
-    from combat import live
+    from combat import consumers, live
 
     rendered = live.render(pk, seq, sockets)
     sizes = {}
     for socket, one in zip(sockets, rendered, strict=True):
         socket.seq, socket.sent, socket.shown = one.seq, one.tree, one.shown
         payload = {"t": "swap", "seq": one.seq, "html": one.html, "now": time.time(), "ack": None}
-        sizes[socket] = len(json.dumps(payload))
+        sizes[socket] = len(consumers.encode(payload).encode())
     return sizes
 
 
@@ -303,7 +303,8 @@ async def _over_sockets(server: Any, world: dict[str, Any], actions: int) -> dic
         async for raw in ws:
             message = json.loads(raw)
             if message.get("t") == "swap" and isinstance(message.get("seq"), int):
-                arrived.setdefault(message["seq"], {})[user] = (time.perf_counter(), len(raw))
+                size = len(raw.encode())  # bytes on the wire
+                arrived.setdefault(message["seq"], {})[user] = (time.perf_counter(), size)
 
     readers = [asyncio.create_task(read(user, ws)) for user, ws in sockets.items()]
     play = Player(table)

@@ -78,6 +78,15 @@ async def test_it_pushes_the_full_table_on_connect() -> None:
     await ws.disconnect()
 
 
+async def test_a_push_carries_its_letters_as_they_are() -> None:
+    """Polish letters go as UTF-8 (two bytes each), not as JSON's \\u escapes (six)."""
+    party = await ready_party()
+    ws = await open_socket(party, party.gm)
+    raw = await ws.receive_from(timeout=5)
+    assert "Kolejność" in raw and "\\u0" not in raw
+    await ws.disconnect()
+
+
 async def test_it_refuses_strangers_and_anonymous_users() -> None:
     party = await ready_party()
     stranger = await database_sync_to_async(make_user)("obcy")

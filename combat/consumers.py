@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from combat import clock, fragments, protocol, roster, services, snapshots
 from combat.access import Refused, Viewer, viewer_at
-from combat.homing import MOVE, home_of
+from combat.homing import CLOSE_MOVED, MOVE, home_of
 from combat.live import CLOSE_FORBIDDEN, Live, Rendered, render
 from combat.threads import at_handshake, in_pool
 
@@ -82,7 +82,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.shown: dict[str, int | None] = {}  # what its page shows of each region
         self.language = _language(self.scope)
         self.home = home_of(self.scope)
-        self.homeward = False  # asked to go home before its first page (`send_home`)
         self.bucket = protocol.TokenBucket(RATE, BURST, clock=seconds)
         self.strikes = protocol.TokenBucket(1 / STRIKE_DECAY_S, STRIKES, clock=seconds)
         await self.accept()
@@ -228,18 +227,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         payload = {"t": "swap", "seq": rendered.seq, "html": rendered.html, "now": clock.now()}
         payload["ack"] = ack
         await self.send(text_data=encode(payload))
-        if self.homeward:
-            self.homeward = False
-            await self.send(text_data=encode(MOVE))
         if rendered.deadline is not None:
             live.schedule_expiry(self.encounter_id, rendered.deadline)
 
     async def send_home(self) -> None:
-        """To the table's home process (combat/homing.py): the page moves itself (make before
-        break), once it has its first page from here (`deliver`): a tab waiting for one gets
-        it sooner here than from a home process that has just started."""
+        """To the table's home process (combat/homing.py): a page shown moves itself (make
+        before break); a socket not yet sent its page closes and the page comes back."""
         if self.sent is None:
-            self.homeward = True
+            await self.close(code=CLOSE_MOVED)
         else:
             await self.send(text_data=encode(MOVE))
 

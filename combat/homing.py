@@ -6,9 +6,9 @@ with the socket (`X-Eleora-Home`). When the home has been killed and restarted, 
 lost stay where they went: one process then carries both processes' tables, saturated, while
 the restarted one idles. So a process holding sockets whose home is another one looks at that
 home ten times a second (a connection opened and closed) and, once it answers, sends those
-sockets home, spread over `SPREAD_S` (`send_home`: the page, once it has its first page from
-here, opens its next socket, which the front door takes home, and closes this one once the
-new one has brought the page).
+sockets home, spread over `SPREAD_S` (`send_home`: a page shown opens its next socket, which
+the front door takes home, and closes this one once the new one has brought the page; a
+socket not yet sent its page is closed, `CLOSE_MOVED`, and the page comes back at once).
 
 Only a home on this process's own host is believed (the deployment's processes share one
 machine): a header that names any other address, or this process itself, is no home.
@@ -26,6 +26,9 @@ from typing import Any
 HEADER = b"x-eleora-home"
 LOOK_S = 0.1  # how often a home that is away is looked at
 SPREAD_S = 0.25  # the sockets of a home that came back are sent home over this long
+# A close code of the application range (see combat.consumers.CLOSE_FLOOD): the page
+# reconnects at once (static/js/table.js), without its usual backoff.
+CLOSE_MOVED = 4307
 MOVE = {"t": "move"}  # to a page shown: open the next socket, then close this one
 
 Home = tuple[str, int]

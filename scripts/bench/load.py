@@ -32,6 +32,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from combat.homing import CLOSE_MOVED
 from scripts.bench import bot
 from scripts.bench.processes import backoff
 
@@ -100,6 +101,7 @@ class Sock:
         await asyncio.sleep(delay)
         attempt = 0
         while not stop.is_set():
+            moved = False
             try:
                 next_, first = self.successor or (await self.open(), None)
                 self.successor = None
@@ -117,12 +119,13 @@ class Sock:
                             beat.cancel()
                         if self.successor is None:
                             self.ws = None
+                        moved = ws.close_code == CLOSE_MOVED  # sent home: back at once
             except (OSError, TimeoutError, WebSocketException) as exc:
                 self.failures.append(f"{type(exc).__name__}: {exc}"[:160])
                 self.ws = None
             self.closes += 1
             if self.successor is None:
-                delay = backoff(attempt)
+                delay = 0.0 if moved else backoff(attempt)
                 attempt += 1
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), delay)

@@ -31,6 +31,7 @@ from psycopg import sql
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from combat.homing import CLOSE_MOVED
 from scripts.bench.page import Page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -373,6 +374,7 @@ class TableClient:
         attempt = 0
         headers = {"Cookie": f"sessionid={self.session}", "Origin": self.server.base}
         while not self._stopping:
+            moved = False
             try:
                 async with connect(self.url, additional_headers=headers, open_timeout=5) as ws:
                     attempt = 0
@@ -386,11 +388,12 @@ class TableClient:
                             beat.cancel()
                         self._socket = None
                     self.closes.append(f"closed {ws.close_code}")
+                    moved = ws.close_code == CLOSE_MOVED  # sent home: back at once
             except (OSError, TimeoutError, WebSocketException) as exc:
                 self.closes.append(type(exc).__name__)
             if not self.reconnect:
                 return
-            await asyncio.sleep(backoff(attempt))
+            await asyncio.sleep(0.0 if moved else backoff(attempt))
             attempt += 1
 
     async def _connected(self, ws: ClientConnection) -> None:

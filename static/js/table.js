@@ -16,6 +16,9 @@
   // (CLOSE_FORBIDDEN): the page itself, loaded again, says what is left to see.
   const CLOSE_FLOOD = 4008, FLOOD_WAIT = 30000;
   const CLOSE_FORBIDDEN = 4403;
+  // Sent home before its first page by a process that held this table while the table's own
+  // process was down (combat/homing.py CLOSE_MOVED): the server spreads these, come back at once.
+  const CLOSE_MOVED = 4307;
   const ALERTS_KEY = "eleora.alerts"; // "on": beep and vibrate when a prompt opens for me
 
   let socket = null;
@@ -57,6 +60,10 @@
       if (e.code === CLOSE_FLOOD) {
         showError(text("flood"));
         setTimeout(connect, FLOOD_WAIT);
+        return;
+      }
+      if (e.code === CLOSE_MOVED) {
+        connect();
         return;
       }
       // Any other close, a server's clean one included, reconnects: capped backoff with jitter.

@@ -14,7 +14,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from combat import consumers
-from combat.homing import LOOK_S, MOVE, home_of
+from combat.homing import CLOSE_MOVED, LOOK_S, MOVE, home_of
 from combat.routing import websocket_urlpatterns
 from scripts.bench.processes import free_port
 from tests.combat.table.helpers import Party
@@ -92,22 +92,13 @@ async def test_a_page_shown_is_asked_to_move_once_its_home_answers() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_socket_sent_home_before_its_page_is_asked_to_move_right_after_it(
+async def test_a_socket_not_yet_sent_its_page_is_closed_to_come_back_at_home(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A tab waiting for its first page gets it here (sooner than from a home just started),
-    then moves."""
     party = await ready_party()
-    waiting: list[Any] = []
-    greet = consumers.live.greet
-    monkeypatch.setattr(consumers.live, "greet", waiting.append)  # its page not sent yet
+    monkeypatch.setattr(consumers.live, "greet", lambda socket: None)  # its page not sent yet
     home = free_port()
     async with listening(home):
         ws = await held_for(home, party)
-        await asyncio.sleep(LOOK_S * 5)  # the home answered meanwhile
-        assert await ws.receive_nothing(timeout=0.1)
-        await greet(waiting[0])
-        first = json.loads(await ws.receive_from(timeout=5))
-        assert first["t"] == "swap" and "table-status" in first["html"]
-        assert json.loads(await ws.receive_from(timeout=5)) == MOVE
-    await ws.disconnect()
+        closed = await ws.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": CLOSE_MOVED}

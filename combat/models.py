@@ -10,8 +10,6 @@ entries after it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -107,6 +105,3 @@ class EncounterEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.encounter_id}#{self.seq}"
-
-    def event_dicts(self) -> list[dict[str, Any]]:
-        return list(self.events)

@@ -4,7 +4,8 @@ Server → browser: JSON `{"t": "swap", "seq": n, "html": …}` (the records of 
 page that changed since this socket's last push, combat.pushes, as htmx out-of-band swaps by
 id: all of them on connect and when the page is behind, none but the seq when nothing this
 viewer sees moved)
-or `{"t": "error", "id": …, "message": …}` to this socket only.
+or `{"t": "error", "id": …, "message": …}` to this socket only,
+or `{"t": "move"}`: go to the table's home process (combat/homing.py).
 Browser → server: `combat.protocol` messages. The group message carries the new seq and the
 entry appended (`combat.publishing`); this process's sockets, delegates and timers live in
 `combat.live.Live`.

@@ -10,7 +10,8 @@ sockets home, spread over `SPREAD_S` (`send_home`: a page shown opens its next s
 the front door takes home, and closes this one once the new one has brought the page; a
 socket not yet sent its page is closed, `CLOSE_MOVED`, and the page comes back at once).
 
-Only a home on this process's own host is believed (the deployment's processes share one
+The header is believed only from a trusted proxy (`TRUSTED_PROXIES`, as `X-Forwarded-For`
+is), and only for a home on this process's own host (the deployment's processes share one
 machine): a header that names any other address, or this process itself, is no home.
 """
 
@@ -22,6 +23,8 @@ import random
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
+
+from django.conf import settings
 
 HEADER = b"x-eleora-home"
 LOOK_S = 0.1  # how often a home that is away is looked at
@@ -35,10 +38,11 @@ Home = tuple[str, int]
 
 
 def home_of(scope: dict[str, Any]) -> Home | None:
-    """The socket's home process (host, port) when it is another process on this host."""
-    server = scope.get("server")
+    """The socket's home process (host, port) when it is another process on this host, as a
+    trusted proxy names it."""
+    server, client = scope.get("server"), scope.get("client")
     value = dict(scope.get("headers") or []).get(HEADER)
-    if not server or not value:
+    if not server or not value or not client or client[0] not in settings.TRUSTED_PROXIES:
         return None
     host, _, port = value.decode("latin-1").rpartition(":")
     if not port.isdigit() or host != server[0] or int(port) == server[1]:

@@ -23,9 +23,11 @@ from tests.combat.table.test_consumer import ready_party
 app = URLRouter(websocket_urlpatterns)
 
 
-def scope(header: bytes | None, server: Any = ("127.0.0.1", 8002)) -> dict[str, Any]:
+def scope(
+    header: bytes | None, server: Any = ("127.0.0.1", 8002), client: str = "127.0.0.1"
+) -> dict[str, Any]:
     headers = [(b"origin", b"http://x"), *([(b"x-eleora-home", header)] if header else [])]
-    return {"server": server, "headers": headers}
+    return {"server": server, "client": [client, 50123], "headers": headers}
 
 
 def test_another_process_on_this_host_is_the_home() -> None:
@@ -46,6 +48,11 @@ def test_another_process_on_this_host_is_the_home() -> None:
 )
 def test_anything_else_is_no_home(header: bytes | None, server: Any) -> None:
     assert home_of(scope(header, server)) is None
+
+
+def test_the_header_is_believed_only_from_a_trusted_proxy() -> None:
+    """A browser that reaches the process without the proxy cannot have it probe ports."""
+    assert home_of(scope(b"127.0.0.1:8001", client="203.0.113.7")) is None
 
 
 # --- a socket held for its home, in this process (channels' WebsocketCommunicator) -----------
@@ -71,6 +78,7 @@ async def held_for(home: int, party: Party) -> WebsocketCommunicator:
     headers = [(b"origin", b"http://127.0.0.1"), (b"x-eleora-home", f"127.0.0.1:{home}".encode())]
     ws = WebsocketCommunicator(app, f"/ws/encounters/{party.encounter.pk}/", headers=headers)
     ws.scope["server"] = ["127.0.0.1", 1]
+    ws.scope["client"] = ["127.0.0.1", 50123]  # through the proxy
     ws.scope["user"] = party.p1
     connected, _code = await ws.connect()
     assert connected

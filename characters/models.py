@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -24,6 +25,8 @@ from combat.rules.registry import default_key, get_ruleset, ruleset_choices
 # No 0/O, 1/I/L: a code read out at the table or typed on a phone is not misread.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 10
+# The time zone of a new account (the groups the site is for play in Poland).
+DEFAULT_TIME_ZONE = "Europe/Warsaw"
 
 
 def new_invite_code() -> str:
@@ -90,6 +93,10 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     role = models.CharField(_("rola"), max_length=10, choices=Role.choices, default=Role.PLAYER)
+    # Which of the campaign's by-post mails the member wants (characters/outbox.py sends them).
+    mail_turn_open = models.BooleanField(_("tura się otworzyła"), default=True)
+    mail_reminder = models.BooleanField(_("przypomnienie przed terminem"), default=True)
+    mail_resolved = models.BooleanField(_("tura została rozstrzygnięta"), default=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -200,16 +207,69 @@ class Character(models.Model):
 
 class Profile(models.Model):
     """What a person picked for their account: the language of the pages ("" = not picked,
-    so the language cookie or Polish decides)."""
+    so the language cookie or Polish decides), the time zone their mails give times in, and
+    the address they confirmed (`characters.account`: mail goes to `User.email` only while it
+    is the confirmed one; no two accounts confirm the same address)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     language = models.CharField(_("język"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    time_zone = models.CharField(_("strefa czasowa"), max_length=64, default=DEFAULT_TIME_ZONE)
+    confirmed_email = models.EmailField(_("potwierdzony adres"), blank=True)
 
     class Meta:
         verbose_name = _("profil")
         verbose_name_plural = _("profile")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("confirmed_email"),
+                condition=~models.Q(confirmed_email=""),
+                name="one_account_per_confirmed_email",
+            )
+        ]
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class Mail(models.Model):
+    """One e-mail of the site: queued in the transaction that causes it, sent after commit by
+    `characters.outbox`, and kept as the record of what went out (the body of an account
+    mail, whose link is a credential, is blanked once sent)."""
+
+    class Kind(models.TextChoices):
+        CONFIRM = "confirm", _("potwierdzenie adresu")
+        RESET = "reset", _("reset hasła")
+        TURN_OPEN = "turn_open", _("tura się otworzyła")
+        REMINDER = "reminder", _("przypomnienie")
+        RESOLVED = "resolved", _("tura rozstrzygnięta")
+
+    kind = models.CharField(_("rodzaj"), max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="mails",
+        verbose_name=_("odbiorca"),
+    )
+    to = models.EmailField(_("adres"))
+    subject = models.CharField(_("temat"), max_length=255)
+    body = models.TextField(_("treść"), blank=True)
+    encounter_id = models.IntegerField(_("starcie"), null=True, blank=True)
+    created = models.DateTimeField(_("utworzony"), auto_now_add=True)
+    # When to try next (None: nothing left to do, sent or given up); a sender leases a mail
+    # by moving it on, so two processes never send it twice.
+    next_try = models.DateTimeField(_("następna próba"), null=True, blank=True, db_index=True)
+    attempts = models.PositiveSmallIntegerField(_("próby"), default=0)
+    sent = models.DateTimeField(_("wysłany"), null=True, blank=True)
+    error = models.TextField(_("ostatni błąd"), blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("e-mail")
+        verbose_name_plural = _("e-maile")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} → {self.to}"

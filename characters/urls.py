@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from characters import views
+from characters import account_views, views
 
 campaign = "campaigns/<int:pk>/"
 creature = "campaigns/<int:pk>/bestiary/<int:creature_pk>/"
@@ -10,6 +10,7 @@ creature = "campaigns/<int:pk>/bestiary/<int:creature_pk>/"
 urlpatterns = [
     path("", views.campaign_list, name="campaign-list"),
     path("signup/", views.signup, name="signup"),
+    path("account/confirm/<str:token>/", account_views.confirm_email, name="confirm-email"),
     path("join/", views.join_code, name="join-code"),
     path("join/<str:code>/", views.join, name="join"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),

@@ -8,30 +8,37 @@ the tables that are due (`combat.sweeps`: `remind` and `settle` here, a deadline
 through the table service), or a cron job does (`manage.py sweep_tables`). Nothing of this
 lives in a process: a restart loses nothing.
 
-E-mails (Django's mail framework, in each player's own language):
+E-mails, queued in the transaction that causes them and sent after it commits
+(`characters.outbox`), each in the player's language with times in their time zone:
 - when the table starts waiting on a player's seats by post (a turn opens for them, or the GM
-  sets a new deadline): "turn_open", sent after the append commits;
-- at the deadline's `remind_at`, to those it still waits on: "reminder", sent once per deadline
-  whatever the number of processes sweeping (a conditional UPDATE of `reminded_for` decides).
-The GM is mailed for no seat of theirs (NPCs have no controller); users without an address,
-or no longer in the campaign, get nothing.
+  sets a new deadline): "turn_open";
+- at the deadline's `remind_at`, to those it still waits on: "reminder", queued once per
+  deadline whatever the number of processes sweeping (a conditional UPDATE of `reminded_for`
+  decides);
+- when a by-post turn is resolved (the next round begins, or the fight ends): "resolved", to
+  the table's players not mailed that its next turn opened for them.
+Each player picks per campaign which of these they want (`Membership.mail_*`). The GM is
+mailed for no seat of theirs (NPCs have no controller); players without a confirmed address
+(`characters.account`), or no longer in the campaign, get nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from characters import outbox
+from characters.account import reachable
 from characters.language import chosen
-from characters.models import Profile
+from characters.models import Mail, Profile
 from combat.fragments import engine_text
 from combat.models import Encounter
 from combat.rules.base import Ruleset, TableView
@@ -40,8 +47,9 @@ from combat.snapshots import load_table
 
 RETRY_S = 300.0  # a deadline the ruleset would not resolve is tried again this much later
 
-TURN_OPEN = "turn_open"
-REMINDER = "reminder"
+TURN_OPEN = Mail.Kind.TURN_OPEN.value
+REMINDER = Mail.Kind.REMINDER.value
+RESOLVED = Mail.Kind.RESOLVED.value
 
 
 # --- when the head is due -----------------------------------------------------------------
@@ -99,11 +107,22 @@ def head_fields(
     }
 
 
-def mail_after_commit(encounter_id: int, previous: TableView, view: TableView) -> None:
-    """After the append commits: mail the players of the seats this head starts waiting on."""
+def resolved(previous: TableView, view: TableView) -> bool:
+    """Whether this head resolves the by-post turn the previous head waited on (the next
+    round begins, or the fight ends)."""
+    if previous.pace != "post" or previous.stage != "running" or previous.deadline is None:
+        return False
+    return view.stage != "running" or view.round > previous.round
+
+
+def queue_mails(encounter_id: int, previous: TableView, view: TableView) -> None:
+    """In the append's transaction: queue the mails of this head (sent after it commits):
+    "turn_open" to the players of the seats it starts waiting on, "resolved" to the table's
+    other players when it resolves a turn (one mail per player and head)."""
     seats = opened(previous, view)
-    if seats:
-        transaction.on_commit(lambda: send(encounter_id, view, seats, TURN_OPEN), robust=True)
+    told = queue(encounter_id, view, seats, TURN_OPEN) if seats else set()
+    if resolved(previous, view):
+        queue(encounter_id, previous, tuple(previous.seats), RESOLVED, skip=told)
 
 
 # --- the sweep ----------------------------------------------------------------------------
@@ -132,7 +151,7 @@ def remind(pk: int, now: float) -> tuple[str, ...]:
         # Past the deadline a reminder is late news: marked, not sent.
         seats = view.waiting if marked and deadline > now else ()
         if seats:
-            transaction.on_commit(lambda: send(pk, view, seats, REMINDER), robust=True)
+            queue(pk, view, seats, REMINDER)
         return seats
 
 
@@ -170,30 +189,53 @@ def utc_text(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def send(encounter_id: int, view: TableView, seats: Sequence[str], kind: str) -> int:
-    """Mail the players of these seats (one mail per player, naming each of their seats),
-    each in their own language. The number of mails sent."""
+def local_text(epoch: float, zone: str) -> str:
+    """An epoch time as people read it in their time zone ("2026-12-02 15:00 CET"); UTC for
+    a zone this machine does not know."""
+    try:
+        tz: tzinfo = ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        tz = UTC
+    return datetime.fromtimestamp(epoch, tz).strftime("%Y-%m-%d %H:%M %Z")
+
+
+WANTS = {
+    TURN_OPEN: "mail_turn_open",
+    REMINDER: "mail_reminder",
+    RESOLVED: "mail_resolved",
+}
+
+
+def queue(
+    encounter_id: int,
+    view: TableView,
+    seats: Sequence[str],
+    kind: str,
+    *,
+    skip: Iterable[int] = (),
+) -> set[int]:
+    """Queue a mail of this kind for the players of these seats (one each, naming each of
+    their seats, in their own language and time zone): those still in the campaign, with a
+    confirmed address, who want this kind of mail there, and not in `skip`. The users queued."""
     encounter = Encounter.objects.select_related("campaign").filter(pk=encounter_id).first()
-    if encounter is None or view.deadline is None:
-        return 0
+    if encounter is None or (kind != RESOLVED and view.deadline is None):
+        return set()
     names = _names_by_user(view, seats)
+    wanted = {f"memberships__{WANTS[kind]}": True, "memberships__campaign": encounter.campaign_id}
     users = list(
-        User.objects.filter(
-            pk__in=list(names), is_active=True, memberships__campaign=encounter.campaign_id
-        )
-        .exclude(email="")
+        reachable(User.objects.filter(pk__in=list(names), is_active=True, **wanted))
+        .exclude(pk__in=list(skip))
+        .select_related("profile")
         .distinct()
         .order_by("pk")
     )
-    if not users:
-        return 0
-    languages = dict(Profile.objects.filter(user__in=users).values_list("user_id", "language"))
-    messages = []
     for user in users:
-        with translation.override(chosen(languages.get(user.pk))):
-            messages.append(_message(kind, encounter, view, user, names[user.pk]))
-    with get_connection() as connection:
-        return int(connection.send_messages(messages) or 0)
+        profile = user.profile
+        with translation.override(chosen(profile.language)):
+            subject, body = _message(kind, encounter, view, user, names[user.pk], profile)
+        mail = {"to": user.email, "subject": subject, "body": body}
+        outbox.queue(kind, **mail, user_id=user.pk, encounter_id=encounter_id)
+    return {user.pk for user in users}
 
 
 def _names_by_user(view: TableView, seats: Iterable[str]) -> dict[int, list[str]]:
@@ -209,8 +251,8 @@ def _names_by_user(view: TableView, seats: Iterable[str]) -> dict[int, list[str]
 
 
 def _message(
-    kind: str, encounter: Encounter, view: TableView, user: User, names: list[str]
-) -> EmailMessage:
+    kind: str, encounter: Encounter, view: TableView, user: User, names: list[str], profile: Profile
+) -> tuple[str, str]:
     deadline = float(view.deadline or 0)
     context: Mapping[str, Any] = {
         "user": user,
@@ -218,10 +260,10 @@ def _message(
         "campaign": encounter.campaign,
         "turn": engine_text(view.label, view.label_params, view.label),
         "characters": ", ".join(names),
-        "deadline_utc": utc_text(deadline),
+        "deadline": local_text(deadline, profile.time_zone) if view.deadline else "",
         "url": f"{settings.SITE_URL.rstrip('/')}{encounter.get_absolute_url()}",
     }
     template = f"combat/email/{kind}.txt"
     subject = " ".join(render_to_string(f"{template}#subject", context).split())
     body = render_to_string(template, context).strip() + "\n"
-    return EmailMessage(subject, body, to=[user.email])
+    return subject, body

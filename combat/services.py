@@ -819,7 +819,7 @@ def _commit(
     entry = publishing.entry_of(events, snapshot.log[-1].lines, undo_to, snapshot.npc_policies)
     transaction.on_commit(lambda: snapshots.remember(snapshot, row))
     transaction.on_commit(lambda: publish(encounter.pk, seq, entry=entry), robust=True)
-    posts.mail_after_commit(encounter.pk, previous.view, snapshot.view)
+    posts.queue_mails(encounter.pk, previous.view, snapshot.view)
     return Appended(seq=seq)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
+from characters import outbox
 from combat import clock, posts, services
 from combat.access import Refused
 from combat.models import Encounter
@@ -90,6 +91,7 @@ class Sweeper:
                 await self._run()
             except Exception:  # noqa: BLE001 - the sweeper must outlive a bad sweep
                 log.exception("sweeping the tables")
+            outbox.kick()  # the mails left to try again, or by a process that died
             await asyncio.sleep(self.interval)
 
 

@@ -272,6 +272,9 @@ elif EMAIL_FILE_PATH:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# Mails are queued with what causes them and sent after commit by each process's mail thread
+# (characters/outbox.py); MAIL_THREAD=0: no thread, `manage.py sweep_tables` sends them.
+MAIL_THREAD = env_bool("MAIL_THREAD", True)
 # Seconds an SMTP server may take: a dead one must not hold a table's command for long.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Eleora <eleora@localhost>")

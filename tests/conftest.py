@@ -11,12 +11,15 @@ private PostgreSQL database and redis-server) would only repeat the same code th
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from hypothesis import settings
+from hypothesis import settings as hypothesis_settings
 
-settings.register_profile("eleora", deadline=None)
-settings.load_profile("eleora")
+from tests.smtp import SmtpServer
+
+hypothesis_settings.register_profile("eleora", deadline=None)
+hypothesis_settings.load_profile("eleora")
 
 _DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client",
                       "admin_client", "django_user_model", "admin_user"}  # fmt: skip
@@ -48,3 +51,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") or fixtures & _DATABASE_FIXTURES:
             item.add_marker(pytest.mark.database)
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[SmtpServer]:
+    """One real SMTP server on loopback for the worker's tests (tests/smtp.py)."""
+    server = SmtpServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def smtp(smtp_server: SmtpServer, settings: Any) -> Iterator[SmtpServer]:
+    """Django's SMTP backend pointed at the real server, which starts the test empty."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", smtp_server.port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+    smtp_server.clear()
+    smtp_server.gate.set()
+    yield smtp_server
+    smtp_server.gate.set()

@@ -23,6 +23,10 @@ CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE") or None
 # tests' server sets SWEEP_S to sweep often.
 SWEEP_S = float(os.environ.get("SWEEP_S", "0"))
 
+# No mail thread in the test process: its tests deliver the queued mails themselves
+# (`characters.outbox.deliver`); the browser tests' server sets MAIL_THREAD=1.
+MAIL_THREAD = os.environ.get("MAIL_THREAD", "0") == "1"
+
 # pytest-xdist's workers each have a database of their own, so their encounters share primary
 # keys; on one Redis their tables' groups would cross (a worker's fan-out reaching another
 # worker's table of the same pk). Each worker's channel layer gets a prefix of its own.

@@ -1,5 +1,6 @@
 """`manage.py sweep_tables [--loop]`: send the by-post reminders and resolve the deadlines of
-every table that is due, as each server process does every SWEEP_S seconds by itself.
+every table that is due, as each server process does every SWEEP_S seconds by itself, and
+send the mails that are due (characters/outbox.py).
 
 For deployments that sweep from cron (every minute or so) or from one process beside the
 servers (`--loop`, with SWEEP_S=0 for the servers themselves).
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
+from characters import outbox
 from combat import sweeps
 
 
@@ -34,6 +36,7 @@ class Command(BaseCommand):
         while True:
             close_old_connections()
             swept = sweeps.sweep()
+            outbox.deliver()  # the mails due: queued by this sweep, or left to try again
             if not options["loop"]:
                 self.stdout.write(f"{swept} table(s) swept")
                 return

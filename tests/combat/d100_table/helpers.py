@@ -22,6 +22,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
+from characters import account
 from characters import services as characters_services
 from characters.models import Campaign, Character, CreatureTemplate
 from combat import fragments, services
@@ -216,8 +217,8 @@ def make_d100_table(
         campaign.settings = {**campaign.settings, **settings}
         campaign.save(update_fields=["settings"])
     p1, p2 = make_member(campaign, "gracz1"), make_member(campaign, "gracz2")
-    User.objects.filter(pk=p1.pk).update(email="gracz1@example.com")
-    User.objects.filter(pk=p2.pk).update(email="gracz2@example.com")
+    account.mark_confirmed(p1, "gracz1@example.com")
+    account.mark_confirmed(p2, "gracz2@example.com")
     hero1 = Character.objects.create(
         campaign=campaign,
         owner=p1,

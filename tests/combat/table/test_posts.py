@@ -3,7 +3,7 @@ combat/sweeps.py).
 
 Played on the tests' own ruleset (tests/duel) set to its by-post pace: every fighter acts once
 a round before a deadline 24 h away, with a reminder 6 h before it. The mail backend is
-Django's locmem one (pytest-django sets it): `mail.outbox` holds what was sent. The tests run
+Django's locmem one (pytest-django sets it): `sent()` holds what was sent. The tests run
 in transactions (the mails go out after commit) and call `sweeps.sweep` themselves, as each
 server process's sweeper or `manage.py sweep_tables` would.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.db import connection
 
+from characters import account, outbox
 from characters.models import Campaign, Character, Profile
 from combat import clock, fragments, posts, services, sweeps
 from combat.access import Refused
@@ -78,7 +79,7 @@ def make_post_table(*, pace: str = "post") -> PostTable:
     campaign.settings = {**campaign.settings, "pace": pace}
     campaign.save(update_fields=["settings"])
     anna, bolek = make_member(campaign, "anna"), make_member(campaign, "bolek")
-    User.objects.filter(pk=anna.pk).update(email="anna@example.com")
+    account.mark_confirmed(anna, "anna@example.com")
     Profile.objects.update_or_create(user=anna, defaults={"language": "en"})
     heroes = [
         Character.objects.create(campaign=campaign, owner=anna, name="Ania", sheet=duel_sheet()),
@@ -101,25 +102,38 @@ def fresh_process() -> None:
     fragments.clear_caches()
 
 
+def sent() -> list[Any]:
+    """Every mail sent so far: the queued ones are delivered first (the mail thread's job,
+    off in the tests: `characters.outbox`)."""
+    outbox.deliver()
+    return list(mail.outbox)
+
+
+def clear_sent() -> None:
+    """Forget the mails sent so far, and those queued (delivered first)."""
+    outbox.deliver()
+    mail.outbox.clear()
+
+
 # --- the turn opens -------------------------------------------------------------------------
 
 
 def test_a_turn_opening_by_post_mails_the_waiting_players_once_in_their_language() -> None:
     table = make_post_table()
     table.start()
-    (message,) = mail.outbox  # not the GM (the NPC waits on them), not Bolek (no address)
+    (message,) = sent()  # not the GM (the NPC waits on them), not Bolek (no address)
     assert message.to == ["anna@example.com"]
     # The round's label is the test ruleset's own msgid, with no English in the catalogue.
     assert message.subject == "Your move: Brzeg rzeki (Runda 1)"
     assert "Ania" in message.body and "Zbój" not in message.body
     assert "Listy z frontu" in message.body
     assert posts.utc_text(T0 + DAY) == "2030-03-18 17:46 UTC"
-    assert "2030-03-18 17:46 UTC" in message.body
+    assert "2030-03-18 18:46 CET" in message.body  # in her time zone (Warsaw: the default)
     assert f"http://127.0.0.1:8000/encounters/{table.pk}/" in message.body
     # Acting, and passing time before the reminder, mails nobody again.
     table.act("Bolo", T0 + HOUR)
     sweeps.sweep(T0 + 2 * HOUR)
-    assert len(mail.outbox) == 1
+    assert len(sent()) == 1
 
 
 def test_a_player_who_picked_no_language_reads_polish(settings: Any) -> None:
@@ -127,7 +141,7 @@ def test_a_player_who_picked_no_language_reads_polish(settings: Any) -> None:
     table = make_post_table()
     Profile.objects.filter(user=table.anna).update(language="")
     table.start()
-    (message,) = mail.outbox
+    (message,) = sent()
     assert message.subject == "Twój ruch: Brzeg rzeki (Runda 1)"
     assert f"https://eleora.example/encounters/{table.pk}/" in message.body
 
@@ -136,23 +150,75 @@ def test_a_player_who_left_the_campaign_is_not_mailed() -> None:
     table = make_post_table()
     table.campaign.memberships.filter(user=table.anna).delete()
     table.start()
-    assert mail.outbox == []
+    assert sent() == []
 
 
 def test_a_live_table_mails_nobody() -> None:
     table = make_post_table(pace="live")
     table.start()
-    assert mail.outbox == [] and table.row().due is None
+    assert sent() == [] and table.row().due is None
 
 
 def test_the_next_round_mails_the_players_again() -> None:
     table = make_post_table()
     table.start()
-    mail.outbox.clear()
+    clear_sent()
     for name in ("Ania", "Bolo", "Zbój"):
         table.act(name, T0 + HOUR)
     assert services.load_table(table.pk).view.deadline == T0 + HOUR + DAY
-    assert [m.to for m in mail.outbox] == [["anna@example.com"]]
+    assert [m.to for m in sent()] == [["anna@example.com"]]
+
+
+def test_an_address_not_yet_confirmed_gets_no_mail() -> None:
+    table = make_post_table()
+    account.set_address(table.bolek, "bolek@example.com")  # its confirmation link is queued
+    clear_sent()
+    table.start()
+    assert [m.to for m in sent()] == [["anna@example.com"]]
+
+
+def test_the_deadline_is_given_in_the_players_time_zone() -> None:
+    table = make_post_table()
+    Profile.objects.filter(user=table.anna).update(time_zone="America/New_York")
+    table.start()
+    (message,) = sent()
+    assert "2030-03-18 13:46 EDT" in message.body
+
+
+def test_a_player_who_wants_no_turn_mails_hears_when_the_turn_is_resolved() -> None:
+    table = make_post_table()
+    table.campaign.memberships.filter(user=table.anna).update(mail_turn_open=False)
+    table.start()
+    assert sent() == []
+    for name in ("Ania", "Bolo", "Zbój"):
+        table.act(name, T0 + HOUR)
+    (message,) = sent()  # round 1 was resolved; round 2's opening is not for her
+    assert message.to == ["anna@example.com"]
+    assert message.subject == "Turn resolved: Brzeg rzeki (Runda 1)"
+    assert "Ania" in message.body and f"/encounters/{table.pk}/" in message.body
+
+
+def test_a_player_who_wants_none_of_the_campaigns_mails_gets_none() -> None:
+    table = make_post_table()
+    table.campaign.memberships.filter(user=table.anna).update(
+        mail_turn_open=False, mail_reminder=False, mail_resolved=False
+    )
+    table.start()
+    sweeps.sweep(T0 + DAY - HOUR)  # the reminder's time
+    for name in ("Ania", "Bolo", "Zbój"):
+        table.act(name, T0 + DAY - HOUR)
+    assert sent() == []
+    assert table.row().reminded_for == T0 + DAY  # the reminder had its turn, unsent
+
+
+def test_a_turn_is_resolved_when_the_next_round_begins_or_the_fight_ends() -> None:
+    running = _view(deadline=T0 + DAY, remind_at=None)
+    assert posts.resolved(running, replace(running, round=2, deadline=T0 + 2 * DAY))
+    assert posts.resolved(running, replace(running, stage="ended", deadline=None))
+    assert not posts.resolved(running, replace(running, deadline=T0 + 2 * DAY))  # moved
+    assert not posts.resolved(replace(running, round=2), running)  # an undo
+    live = _view(deadline=T0 + 60, remind_at=None, pace="live")
+    assert not posts.resolved(live, replace(live, round=2))
 
 
 # --- the reminder ---------------------------------------------------------------------------
@@ -163,16 +229,16 @@ def test_the_reminder_goes_out_once_at_its_time_to_those_still_waited_on() -> No
     table.start()
     remind_at = T0 + DAY - 6 * HOUR
     assert table.row().due == remind_at
-    mail.outbox.clear()
+    clear_sent()
     sweeps.sweep(remind_at - 1)
-    assert mail.outbox == []
+    assert sent() == []
     sweeps.sweep(remind_at + 1)
     sweeps.sweep(remind_at + 2)
     fresh_process()
     sweeps.sweep(remind_at + 3)
-    (reminder,) = mail.outbox
+    (reminder,) = sent()
     assert reminder.to == ["anna@example.com"]
-    assert reminder.subject == "Reminder: Brzeg rzeki, deadline 2030-03-18 17:46 UTC"
+    assert reminder.subject == "Reminder: Brzeg rzeki, deadline 2030-03-18 18:46 CET"
     row = table.row()
     assert row.reminded_for == T0 + DAY and row.due == T0 + DAY
 
@@ -181,24 +247,24 @@ def test_a_player_who_acted_is_not_reminded() -> None:
     table = make_post_table()
     table.start()
     table.act("Ania", T0 + HOUR)
-    mail.outbox.clear()
+    clear_sent()
     sweeps.sweep(T0 + DAY - HOUR)
-    assert mail.outbox == []
+    assert sent() == []
     assert table.row().reminded_for == T0 + DAY
 
 
 def test_two_processes_sweeping_at_once_send_the_reminder_once() -> None:
     table = make_post_table()
     table.start()
-    mail.outbox.clear()
+    clear_sent()
     remind_at = T0 + DAY - 6 * HOUR
     barrier = threading.Barrier(2)
-    sent: list[tuple[str, ...]] = []
+    seats: list[tuple[str, ...]] = []
 
     def process() -> None:
         try:
             barrier.wait(timeout=5)
-            sent.append(posts.remind(table.pk, remind_at + 1))
+            seats.append(posts.remind(table.pk, remind_at + 1))
         finally:
             connection.close()
 
@@ -207,8 +273,8 @@ def test_two_processes_sweeping_at_once_send_the_reminder_once() -> None:
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
-    assert sorted(map(set, sent), key=len) == [set(), set(table.seats.values())]
-    assert len(mail.outbox) == 1
+    assert sorted(map(set, seats), key=len) == [set(), set(table.seats.values())]
+    assert len(sent()) == 1
 
 
 def test_a_turn_opening_after_its_reminder_time_sends_no_second_mail() -> None:
@@ -240,14 +306,14 @@ def test_a_deadline_passing_with_no_socket_open_is_resolved_by_the_sweep() -> No
     table.act("Ania", T0 + HOUR)
     fresh_process()  # the server restarted since: only the database knows the deadline
     sweeps.sweep(T0 + DAY - 6 * HOUR)  # the reminder
-    mail.outbox.clear()
+    clear_sent()
     assert sweeps.sweep(T0 + DAY - 1) == 0  # nothing due yet
     assert sweeps.sweep(T0 + DAY + 1) == 1
     head = services.load_table(table.pk)
     assert head.view.round == 2 and head.view.deadline == T0 + DAY + 1 + DAY
     lines = [line["text"] for entry in head.log for line in entry.lines]
     assert "Termin rundy minął; bez akcji: %(names)s." in lines
-    assert [m.to for m in mail.outbox] == [["anna@example.com"]]  # round 2 opens for her
+    assert [m.to for m in sent()] == [["anna@example.com"]]  # round 2 opens for her
     assert table.row().due == T0 + DAY + 1 + DAY - 6 * HOUR
     before = table.row().seq
     sweeps.sweep(T0 + DAY + 2)  # swept again: nothing more happens

@@ -34,11 +34,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from characters import outbox
-from characters.account import reachable
+from characters.account import reachable, unreachable_ids
 from characters.language import chosen
-from characters.models import Mail, Profile
+from characters.models import Mail, Membership, Profile
 from combat.fragments import engine_text
 from combat.models import Encounter
 from combat.rules.base import Ruleset, TableView
@@ -236,6 +237,28 @@ def queue(
         mail = {"to": user.email, "subject": subject, "body": body}
         outbox.queue(kind, **mail, user_id=user.pk, encounter_id=encounter_id)
     return {user.pk for user in users}
+
+
+def unmailed(campaign_id: int, view: TableView) -> list[dict[str, Any]]:
+    """The table's players its by-post turn mails will not reach, for the GM: each with the
+    names of their seats and why (no confirmed address, or the mails turned off here)."""
+    names = _names_by_user(view, tuple(view.seats))
+    if not names:
+        return []
+    members = Membership.objects.filter(campaign=campaign_id, user__in=list(names))
+    wanting = dict(members.values_list("user_id", "mail_turn_open"))
+    unreachable = unreachable_ids(names)
+    found = []
+    for user in User.objects.filter(pk__in=list(names)).order_by("username"):
+        if user.pk in unreachable:
+            why = _("brak potwierdzonego adresu e-mail")
+        elif not wanting.get(user.pk, False):
+            why = _("maile o turach wyłączone")
+        else:
+            continue
+        shown = user.first_name or user.get_username()
+        found.append({"player": shown, "characters": names[user.pk], "why": why})
+    return found
 
 
 def _names_by_user(view: TableView, seats: Iterable[str]) -> dict[int, list[str]]:

@@ -27,7 +27,7 @@ from PIL import Image, ImageOps
 from characters.access import get_campaign_for, get_gm_campaign, is_gm, require_gm
 from characters.models import Campaign, Character, CreatureTemplate
 from characters.portraits import FORMATS, content_type_for, validate_portrait
-from combat import export, fragments, roster, services, verify
+from combat import export, fragments, posts, roster, services, verify
 from combat.access import Refused, Viewer, get_encounter_for
 from combat.forms import MAX_PER_CREATURE, EncounterForm, SimulatorForm
 from combat.models import Encounter
@@ -161,6 +161,8 @@ def encounter(request: HttpRequest, pk: int) -> HttpResponse:
     context["my_sheets"] = _my_sheets(request.user, found)
     if verify.seeded(found):  # the dice's commitment, linked to the rolls' check
         context["seed_hash"] = found.seed_hash
+    if viewer.is_gm and table.view.pace == "post":  # whom the turn mails will not reach
+        context["unmailed"] = posts.unmailed(found.campaign_id, table.view)
     if viewer.is_gm and simulator_of(found.rules()) is not None:
         simulator_url = reverse("simulator", args=[found.campaign_id])
         context["simulator_url"] = f"{simulator_url}?encounter={found.pk}"

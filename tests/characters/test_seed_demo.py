@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.http import HttpRequest
 from django.test import RequestFactory
 
+from characters import account
 from characters.models import Campaign, Character, CreatureTemplate, Membership
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +57,17 @@ def test_it_creates_the_demo_campaign() -> None:
     npcs = campaign.characters.filter(kind="npc")
     assert sorted(npcs.values_list("name", flat=True)) == ["Wilk 1", "Wilk 2", "Wilk 3"]
     assert {c.source_creature.name for c in npcs if c.source_creature} == {"Wilk"}
+
+
+def test_each_demo_user_has_a_confirmed_address_its_mails_reach() -> None:
+    run()
+    users = User.objects.filter(username__in=["mistrz", "gracz1", "gracz2"])
+    assert sorted(users.values_list("email", flat=True)) == [
+        "gracz1@eleora.test",
+        "gracz2@eleora.test",
+        "mistrz@eleora.test",
+    ]
+    assert account.unreachable_ids(users.values_list("pk", flat=True)) == set()
 
 
 def test_it_gives_each_player_an_equipped_character() -> None:

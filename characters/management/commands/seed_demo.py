@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from characters import services
+from characters import account, services
 from characters.models import Campaign, Character, CreatureTemplate
 from characters.sheets import clean_sheet
 from combat import services as combat_services
@@ -62,6 +62,8 @@ MAPS: dict[str, str] = {
     """,
 }
 PASSWORD = "eleora-demo"
+# The demo accounts' addresses: a reserved domain, never a real mailbox.
+MAIL_DOMAIN = "eleora.test"
 CAMPAIGN = "Wilki z Czarnego Lasu"
 ENCOUNTER = "Zasadzka na leśnym trakcie"
 URL = "http://127.0.0.1:8000/"
@@ -352,9 +354,11 @@ class Command(BaseCommand):
             self.stdout.write(f"  login: {name:<8} hasło: {PASSWORD}")
 
     def _user(self, username: str) -> User:
+        """A demo account, with a confirmed address (`make run` prints its mails)."""
         user = User.objects.filter(username=username).first()
         if user is None:
             user = User.objects.create_user(username=username, password=PASSWORD)
+            account.mark_confirmed(user, f"{username}@{MAIL_DOMAIN}")
         return user
 
     def _hero(

@@ -100,6 +100,21 @@ def test_the_post_turn_opens_with_a_deadline_and_mails_each_player() -> None:
     assert t.row().due == T0 + DAY - 6 * HOUR  # the reminder is the next thing due
 
 
+def test_the_gm_sees_whom_the_by_post_mails_will_not_reach_and_the_players_do_not() -> None:
+    t = make_d100_table()
+    by_post(t)
+    assert "Maili z tego stołu nie dostaną" not in page(t, t.gm)  # both are reachable
+    t.p1.email = "nowy@example.com"  # changed, not yet confirmed
+    t.p1.save(update_fields=["email"])
+    t.campaign.memberships.filter(user=t.p2).update(mail_turn_open=False)
+    html = page(t, t.gm)
+    assert "Maili z tego stołu nie dostaną" in html
+    assert f"<strong>gracz1</strong> ({HERO1}: brak potwierdzonego adresu e-mail)" in html
+    assert f"<strong>gracz2</strong> ({HERO2}: maile o turach wyłączone)" in html
+    for player in (t.p1, t.p2):
+        assert "Maili z tego stołu nie dostaną" not in page(t, player)
+
+
 def test_the_reminder_goes_to_the_player_who_has_not_posted(server_clock: Clock) -> None:
     t = make_d100_table()
     by_post(t)

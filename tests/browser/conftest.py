@@ -6,8 +6,6 @@ temporary SQLite file, then daphne serves the ASGI app on a free loopback port.
 
 from __future__ import annotations
 
-import email
-import email.message
 import json
 import os
 import subprocess
@@ -20,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from scripts.bench.processes import free_port, wait_for_port
+from tests.smtp import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -38,10 +37,9 @@ DEMO_PASSWORD = "eleora-demo"
 # tracked docs/screenshots/ to refresh the README's pictures.
 SCREENSHOTS = ROOT / os.environ.get("SCREENSHOTS_DIR", "build/screenshots")
 CLOCK_OFFSET = "clock-offset"  # in the server's folder: the seconds its clock is ahead
-MAILS = "mail"  # in the server's folder: the mails it sent, as files
 
 
-def server_env(tmp: Path) -> dict[str, str]:
+def server_env(tmp: Path, smtp_port: int | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(
         DATABASE_URL=f"sqlite:///{tmp / 'browser.sqlite3'}",
@@ -50,12 +48,19 @@ def server_env(tmp: Path) -> dict[str, str]:
         DEBUG="1",
         PYTHONUNBUFFERED="1",
         DJANGO_SETTINGS_MODULE="tests.settings",  # the test suite's rulesets too (tests/duel)
-        # A clock the tests move (`move_clock`), mails as files they read (`server_mails`),
-        # and a sweep every second (deadlines and by-post reminders: combat/sweeps.py).
+        # A clock the tests move (`move_clock`) and a sweep every second (deadlines and
+        # by-post reminders: combat/sweeps.py).
         CLOCK_OFFSET_FILE=str(tmp / CLOCK_OFFSET),
-        EMAIL_FILE_PATH=str(tmp / MAILS),
         SWEEP_S="1",
     )
+    if smtp_port is not None:  # the server's mails go to the tests' SMTP server (tests/smtp.py)
+        env.update(
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=str(smtp_port),
+            EMAIL_USE_TLS="0",
+            EMAIL_USE_SSL="0",
+            MAIL_THREAD="1",
+        )
     return env
 
 
@@ -69,17 +74,6 @@ def move_server_clock(tmp: Path, seconds: float) -> float:
     offset += seconds
     path.write_text(repr(offset))
     return offset
-
-
-def server_mails(tmp: Path) -> list[email.message.Message]:
-    """Every e-mail the live server sent so far, oldest first (Django's file backend)."""
-    folder = tmp / MAILS
-    found = []
-    for path in sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime_ns):
-        for chunk in path.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
-            if chunk.strip():
-                found.append(email.message_from_bytes(chunk))
-    return found
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -104,9 +98,9 @@ def server_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def live_url(server_tmp: Path) -> Iterator[str]:
+def live_url(server_tmp: Path, smtp_server: SmtpServer) -> Iterator[str]:
     tmp = server_tmp
-    env = server_env(tmp)
+    env = server_env(tmp, smtp_server.port)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
@@ -328,7 +322,6 @@ D100_SEEDS = {
         "17d3f9b5e1c7a3d9f5b1e7c3a9d5f1b7e3c9a5d1f7b3e9c5a1d7f3b9e5c1a7d3",
     ),
 }
-D100_EMAILS = {"gracz1": "gracz1@eleora.test", "gracz2": "gracz2@eleora.test"}
 
 
 def _d100_sheet(
@@ -363,8 +356,9 @@ D100_SHEETS = {
 
 def seed_d100() -> None:
     """Run inside the server's `manage.py shell` (after `seed_demo`): the campaign, its two
-    heroes (their players get e-mail addresses: the by-post mails need them), the bandit, and
-    the two encounters with everyone seated and their seeds fixed; prints the ids as JSON."""
+    heroes (their players have seed_demo's confirmed addresses: the by-post mails need them),
+    the bandit, and the two encounters with everyone seated and their seeds fixed; prints the
+    ids as JSON."""
     from django.contrib.auth.models import User
 
     from characters import services as characters_services
@@ -380,9 +374,6 @@ def seed_d100() -> None:
     rules = campaign.rules()
     for user, name in D100_HEROES.items():
         owner = User.objects.get(username=user)
-        if not owner.email:
-            owner.email = D100_EMAILS[user]
-            owner.save(update_fields=["email"])
         characters_services.join_campaign(campaign=campaign, user=owner)
         sheet = clean_sheet(D100_SHEETS[name], rules=rules, settings=campaign.settings)
         Character.objects.create(campaign=campaign, owner=owner, name=name, sheet=sheet)
@@ -415,7 +406,7 @@ def seed_d100() -> None:
 @dataclass(frozen=True)
 class D100Server:
     url: str
-    tmp: Path  # the server's folder (its mails: `server_mails(tmp)`)
+    mail: SmtpServer  # what the server mailed
     campaign: int
     live: int  # the encounter played live, seated, before its fight
     post: int  # the encounter played by post, seated, before its fight
@@ -425,10 +416,10 @@ class D100Server:
 
 
 @pytest.fixture(scope="session")
-def d100_server(live_url: str, server_tmp: Path) -> D100Server:
+def d100_server(live_url: str, server_tmp: Path, smtp_server: SmtpServer) -> D100Server:
     """The live server with the d100 campaign of `seed_d100` added."""
     ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_d100; seed_d100()")
-    return D100Server(live_url, server_tmp, ids["campaign"], ids[D100_LIVE], ids[D100_POST])
+    return D100Server(live_url, smtp_server, ids["campaign"], ids[D100_LIVE], ids[D100_POST])
 
 
 # --- the demo's Magus fight, again (issue #22): a fresh copy of seed_demo's „Zasadzka w wąwozie”

@@ -22,8 +22,6 @@ encounters are seated before the fight with fixed seeds, so every die is the sam
 
 from __future__ import annotations
 
-import email.header
-import email.message
 import os
 import re
 import time
@@ -47,7 +45,6 @@ from tests.browser.conftest import (
     PHONE,
     SCREENSHOTS,
     D100Server,
-    server_mails,
     sign_in,
 )
 
@@ -361,18 +358,8 @@ def the_bandit_attacks_jaga_who_answers_unik(t: Table) -> None:
 
 def mails_about(server: D100Server, encounter: str) -> list[tuple[str, str, str]]:
     """(recipient, subject, body) of every mail the server sent about this encounter."""
-    found = []
-    for mail in server_mails(server.tmp):
-        body = payload(mail)
-        if f"„{encounter}”" in body:
-            subject = str(email.header.make_header(email.header.decode_header(mail["Subject"])))
-            found.append((str(mail["To"]), " ".join(subject.split()), body))
-    return found
-
-
-def payload(mail: email.message.Message) -> str:
-    data = mail.get_payload(decode=True)
-    return data.decode("utf-8") if isinstance(data, bytes) else str(data)
+    found = server.mail.mails()
+    return [(m.to[0], m.subject, m.body) for m in found if f"„{encounter}”" in m.body]
 
 
 def wait_for_mails(
@@ -382,7 +369,7 @@ def wait_for_mails(
     timeout: float = 10,
 ) -> list[tuple[str, str, str]]:
     """The encounter's mails once `ready` holds for them (the server sends them after its
-    commit, or at its sweep): polled, as the files are written."""
+    commit, or at its sweep)."""
     end = time.monotonic() + timeout
     while True:
         found = mails_about(server, encounter)

@@ -10,7 +10,7 @@ from django.forms import ModelForm
 from django.http import HttpRequest
 
 from characters import services
-from characters.models import Campaign, Character, CreatureTemplate, Membership
+from characters.models import Campaign, Character, CreatureTemplate, Mail, Membership
 
 
 class SuperuserAdmin(admin.ModelAdmin):
@@ -90,3 +90,19 @@ class CreatureTemplateAdmin(RosterAdmin):
 class MembershipAdmin(SuperuserAdmin):
     list_display = ["user", "campaign", "role"]
     list_filter = ["role"]
+
+
+@admin.register(Mail)
+class MailAdmin(SuperuserAdmin):
+    """The record of the site's mails: what went out, what waits, what failed and why."""
+
+    list_display = ["created", "kind", "to", "subject", "sent", "attempts", "next_try"]
+    list_filter = ["kind", "sent"]
+    search_fields = ["to", "subject"]
+    readonly_fields = [f.name for f in Mail._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.test import Client
 from django.utils import timezone
 
 from characters import account, outbox
@@ -153,3 +154,17 @@ def test_the_mail_thread_sends_after_commit_without_holding_the_caller(
     smtp.gate.set()
     (received,) = smtp.wait(1)
     assert received.to == ("anna@example.com",)
+
+
+def test_a_superuser_reads_the_record_of_mails_in_the_admin_and_cannot_change_it(
+    smtp: SmtpServer,
+) -> None:
+    mail = queue_one()
+    outbox.deliver()
+    client = Client()
+    client.force_login(make_user("admin", is_superuser=True, is_staff=True))
+    listed = client.get("/admin/characters/mail/")
+    assert listed.status_code == 200 and "anna@example.com" in listed.content.decode()
+    assert client.get("/admin/characters/mail/add/").status_code == 403
+    page = client.get(f"/admin/characters/mail/{mail.pk}/change/")
+    assert page.status_code == 200 and 'name="subject"' not in page.content.decode()

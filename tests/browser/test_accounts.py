@@ -108,7 +108,7 @@ def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
     # The address is confirmed from the mail's link (a button: a mail reader's preview of the
     # link confirms nothing).
     (confirmation,) = smtp_server.wait(1, to=NEWCOMER_MAIL)
-    assert confirmation.subject == "Potwierdź adres e-mail w Eleorze"
+    assert confirmation.subject == "Eleora: potwierdź adres e-mail"
     player.goto(confirmation.link("/account/confirm/"))
     expect(player.locator("main")).to_contain_text(NEWCOMER_MAIL)
     player.get_by_role("button", name="Potwierdź adres").click()

@@ -105,6 +105,7 @@ def live_url(server_tmp: Path, smtp_server: SmtpServer) -> Iterator[str]:
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     port = free_port()
+    env["SITE_URL"] = f"http://127.0.0.1:{port}"  # the links in its mails
     log = (tmp / "daphne.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),

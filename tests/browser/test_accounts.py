@@ -163,8 +163,9 @@ def test_a_player_who_forgot_their_password_resets_it_from_the_login_page(
     page: Page = new_context(**PHONE).new_page()
     page.goto(f"{live_url}/accounts/login/")
     page.locator("main").get_by_role("link", name="Nie pamiętasz hasła?").click()
-    page.get_by_label("Adres e-mail").fill(FORGETFUL_MAIL)
-    page.locator("main").get_by_role("button").click()
+    page.fill("#id_email", FORGETFUL_MAIL)
+    page.screenshot(path="build/screenshots/password-reset-form-phone.png", full_page=True)
+    page.locator("main").get_by_role("button", name="Wyślij link").click()
     expect(page.locator("main")).to_contain_text("Sprawdź skrzynkę")
 
     (mail,) = smtp_server.wait(1, to=FORGETFUL_MAIL)
@@ -172,7 +173,8 @@ def test_a_player_who_forgot_their_password_resets_it_from_the_login_page(
     new_password = "nowe-haslo-z-przeleczy-7"
     page.fill("#id_new_password1", new_password)
     page.fill("#id_new_password2", new_password)
-    page.locator("main").get_by_role("button").click()
+    page.screenshot(path="build/screenshots/password-reset-new-phone.png", full_page=True)
+    page.locator("main").get_by_role("button", name="Ustaw hasło").click()
     page.locator("main").get_by_role("link", name="Zaloguj się").click()
     sign_in(page, live_url, FORGETFUL, new_password)
     expect(page.locator("header")).to_contain_text(FORGETFUL)

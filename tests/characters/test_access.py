@@ -117,6 +117,10 @@ CHARACTER_PAGES: list[tuple[str, tuple[str, ...]]] = [
     ("character-export", ("get",)),
 ]
 OPEN_TO_ANY_USER = {"campaign-list", "signup", "join-code", "join", "campaign-create"}
+# Each person's own account (tests/characters/test_account_page.py), and the signed link that
+# confirms an address (tests/characters/test_signup_email.py).
+OPEN_TO_ANY_USER |= {"account", "account-profile", "account-resend", "account-password"}
+OPEN_TO_ANY_USER |= {"account-mails", "confirm-email"}
 POST_DATA = {"count": "2", "name": "Zmiana", "code": "X"}
 
 

@@ -11,15 +11,17 @@ profile; the database refuses the same confirmed address on two accounts.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from characters import outbox
@@ -28,6 +30,7 @@ from characters.models import Mail, Profile
 
 SALT = "eleora.account.confirm-email"
 CONFIRM_DAYS = 3
+RESEND_S = 60  # a link is mailed again at most once a minute per account
 
 
 class LinkRefused(Exception):
@@ -95,6 +98,24 @@ def send_confirmation(user: User) -> None:
         subject = render_to_string("registration/confirm_email.txt#subject", context)
         body = render_to_string("registration/confirm_email.txt", context).strip() + "\n"
     outbox.queue(Mail.Kind.CONFIRM, to=user.email, subject=subject, body=body, user_id=user.pk)
+
+
+@transaction.atomic
+def resend_confirmation(user: User, *, now: datetime | None = None) -> None:
+    """Queue the link for the account's address once more. ValidationError when there is no
+    address, it is confirmed already, or a link went out less than `RESEND_S` ago (counted
+    from the account's confirmation mails, so a new address's first link counts too)."""
+    if not user.email:
+        raise ValidationError(_("Na koncie nie ma adresu e-mail."))
+    if is_confirmed(user):
+        raise ValidationError(_("Ten adres jest już potwierdzony."))
+    User.objects.select_for_update().filter(pk=user.pk).first()  # two clicks: one mail
+    since = (now or timezone.now()) - timedelta(seconds=RESEND_S)
+    if Mail.objects.filter(user=user, kind=Mail.Kind.CONFIRM, created__gt=since).exists():
+        raise ValidationError(
+            _("Wysłano link przed chwilą. Sprawdź pocztę (i spam) albo spróbuj za minutę.")
+        )
+    send_confirmation(user)
 
 
 def confirm(token: str) -> User:

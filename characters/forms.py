@@ -8,17 +8,24 @@ form without editing it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import zoneinfo
+from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.http import QueryDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from characters.models import Campaign, Character, CreatureTemplate, Membership
+from characters import account
+from characters.models import MAIL_CHOICES, Campaign, Character, CreatureTemplate, Membership
 from characters.portraits import validate_portrait
 from characters.sheets import (
     MAX_ITEMS,
@@ -33,6 +40,123 @@ from combat.rules.base import Ruleset, StatSpec
 from combat.rules.registry import get_ruleset, ruleset_choices
 from combat.rules.schema import ItemField, SheetSection
 from combat.terms import rules_gettext_lazy
+
+# ---- the account ------------------------------------------------------------------------------
+
+
+def _address_field() -> forms.EmailField:
+    return forms.EmailField(
+        label=gettext_lazy("Adres e-mail"),
+        required=False,
+        max_length=254,
+        help_text=gettext_lazy(
+            "Nieobowiązkowy. Przyjdą na niego maile z gier przez posty (tura, przypomnienie, "
+            "rozstrzygnięcie) i link do zmiany zapomnianego hasła, gdy go potwierdzisz."
+        ),
+    )
+
+
+def _address_not_taken(address: str, user: User | None) -> str:
+    """The typed address as stored; a ValidationError when another account has it (the
+    message does not say which account)."""
+    address = User.objects.normalize_email(address.strip())
+    if address and account.address_taken(address, by_other_than=user):
+        raise ValidationError(_("Ten adres jest już używany przez inne konto."))
+    return address
+
+
+@functools.cache
+def time_zones() -> list[str]:
+    """The zones this system knows, sorted (the tz database's names, e.g. "Europe/Warsaw")."""
+    return sorted(zoneinfo.available_timezones())
+
+
+class SignupForm(UserCreationForm):
+    """Django's login and password pair, plus an optional address (saved by the view with
+    `account.set_address`, which mails its confirmation link)."""
+
+    email = _address_field()
+    field_order = ["username", "email", "password1", "password2"]
+
+    def clean_email(self) -> str:
+        return _address_not_taken(self.cleaned_data.get("email", ""), None)
+
+
+class ProfileForm(forms.Form):
+    """What the account page's first section changes: name shown, address, language, zone."""
+
+    display_name = forms.CharField(
+        label=gettext_lazy("Wyświetlana nazwa"),
+        max_length=150,
+        required=False,
+        help_text=gettext_lazy("Tak zobaczą Cię inni przy stole. Puste: Twój login."),
+    )
+    email = _address_field()
+    language = forms.ChoiceField(label=gettext_lazy("Język"), choices=settings.LANGUAGES)
+    time_zone = forms.ChoiceField(
+        label=gettext_lazy("Strefa czasowa"),
+        help_text=gettext_lazy("W tej strefie maile podają terminy tur."),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        zone = self.fields["time_zone"]
+        assert isinstance(zone, forms.ChoiceField)
+        zone.choices = [(name, name) for name in time_zones()]
+
+    def clean_display_name(self) -> str:
+        return " ".join(self.cleaned_data.get("display_name", "").split())
+
+    def clean_email(self) -> str:
+        return _address_not_taken(self.cleaned_data.get("email", ""), self.user)
+
+
+class MailChoicesForm(forms.Form):
+    """The by-post mails wanted in each campaign the person plays in: three checkboxes per
+    membership, and the memberships the page showed (a membership joined since is left as it
+    is; one not the person's refuses the whole form)."""
+
+    shown = forms.TypedMultipleChoiceField(
+        coerce=int,
+        required=False,
+        widget=forms.MultipleHiddenInput,
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "Jednej z tych kampanii nie ma już na Twojej liście. Odśwież stronę."
+            )
+        },
+    )
+
+    def __init__(self, *args: Any, memberships: Iterable[Membership], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.memberships = list(memberships)
+        shown = self.fields["shown"]
+        assert isinstance(shown, forms.TypedMultipleChoiceField)
+        shown.choices = [(m.pk, m.pk) for m in self.memberships]
+        self.initial.setdefault("shown", [m.pk for m in self.memberships])
+        for membership in self.memberships:
+            for name in MAIL_CHOICES:
+                model_field = Membership._meta.get_field(name)
+                assert isinstance(model_field, models.BooleanField)
+                label = capfirst(model_field.verbose_name)
+                self.fields[f"{name}-{membership.pk}"] = forms.BooleanField(
+                    label=label, required=False, initial=getattr(membership, name)
+                )
+
+    def rows(self) -> list[tuple[Membership, list[forms.BoundField]]]:
+        """Each membership with its checkboxes, for the template."""
+        return [(m, [self[f"{name}-{m.pk}"] for name in MAIL_CHOICES]) for m in self.memberships]
+
+    def choices(self) -> dict[int, dict[str, bool]]:
+        """For each membership shown: field name -> wanted (after `is_valid`)."""
+        return {
+            pk: {name: self.cleaned_data[f"{name}-{pk}"] for name in MAIL_CHOICES}
+            for pk in self.cleaned_data["shown"]
+        }
+
+
+# ---- campaigns --------------------------------------------------------------------------------
 
 
 class CampaignCreateForm(forms.ModelForm):

@@ -83,6 +83,10 @@ class Campaign(models.Model):
         self.save(update_fields=["invite_code", "updated"])
 
 
+# The fields of a Membership saying which of its campaign's by-post mails the member wants.
+MAIL_CHOICES = ("mail_turn_open", "mail_reminder", "mail_resolved")
+
+
 class Membership(models.Model):
     class Role(models.TextChoices):
         GM = "gm", _("Mistrz gry")

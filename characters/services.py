@@ -19,7 +19,15 @@ from django.core.files.storage import Storage
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from characters.models import Campaign, Character, CreatureTemplate, Membership, Profile
+from characters import account
+from characters.models import (
+    MAIL_CHOICES,
+    Campaign,
+    Character,
+    CreatureTemplate,
+    Membership,
+    Profile,
+)
 from characters.portraits import shrink_portrait
 from characters.sheets import MAX_NAME, clean_sheet
 from characters.transfer import CharacterEntry, CreatureEntry
@@ -222,3 +230,37 @@ def import_creatures(*, campaign: Campaign, entries: list[CreatureEntry]) -> lis
 def save_language(*, user: User, language: str) -> None:
     """Keep the language the person picked on their account."""
     Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+@transaction.atomic
+def sign_up(*, username: str, password: str, address: str, language: str) -> User:
+    """A new account; a given address is mailed its confirmation link after commit, a
+    language picked before signing up ("" for none) is kept on it."""
+    user = User.objects.create_user(username=username, password=password)
+    if language:
+        save_language(user=user, language=language)
+    account.set_address(user, address)
+    return user
+
+
+@transaction.atomic
+def update_profile(
+    *, user: User, display_name: str, address: str, language: str, time_zone: str
+) -> bool:
+    """Save the account page's profile section; whether a new address's link was queued."""
+    user.first_name = display_name
+    user.save(update_fields=["first_name"])
+    Profile.objects.update_or_create(
+        user=user, defaults={"language": language, "time_zone": time_zone}
+    )
+    return account.set_address(user, address)
+
+
+@transaction.atomic
+def save_mail_choices(*, user: User, choices: Mapping[int, Mapping[str, bool]]) -> None:
+    """Which by-post mails the person wants, per membership id: only their own memberships
+    as a player change; any other id is left alone."""
+    own = Membership.objects.filter(user=user, role=Membership.Role.PLAYER)
+    for pk, wanted in choices.items():
+        fields = {name: bool(wanted[name]) for name in MAIL_CHOICES}
+        own.filter(pk=pk).update(**fields)

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
@@ -30,7 +30,7 @@ from django.views import i18n
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
-from characters import access, services
+from characters import access, account, services
 from characters.forms import (
     CampaignCreateForm,
     CampaignEditForm,
@@ -40,6 +40,7 @@ from characters.forms import (
     InstantiateForm,
     JoinCodeForm,
     SheetEditor,
+    SignupForm,
     reshape_rows,
 )
 from characters.language import remember_in_cookie, saved_language
@@ -54,6 +55,7 @@ from characters.portraits import content_type_for
 from characters.settings_form import TableSettingsForm
 from characters.sheet_view import sheet_context
 from characters.sheets import blank_sheet
+from characters.templatetags.people import shown
 from characters.transfer import (
     check_characters,
     check_creatures,
@@ -87,16 +89,27 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """A username and password, then straight back to where the person came from (an invite)."""
+    """A username, password and optional address, then straight back to where the person came
+    from (an invite); the address is mailed its confirmation link."""
     if request.user.is_authenticated:
         return redirect(_safe_next(request, reverse("campaign-list")))
-    form: UserCreationForm[User] = UserCreationForm(_posted(request)[0])
+    form = SignupForm(_posted(request)[0])
     if request.method == "POST" and form.is_valid():
-        user = form.save()
         picked = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-        if picked in dict(settings.LANGUAGES):  # picked before the account existed
-            services.save_language(user=user, language=picked)
+        user = services.sign_up(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            address=form.cleaned_data["email"],
+            # picked before the account existed
+            language=picked if picked in dict(settings.LANGUAGES) else "",
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if user.email:
+            messages.success(
+                request,
+                _("Wysłaliśmy link na %(address)s. Otwórz go, żeby potwierdzić adres.")
+                % {"address": user.email},
+            )
         return redirect(_safe_next(request, reverse("campaign-list")))
     next_url = _safe_next(request, "")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
@@ -215,9 +228,13 @@ def campaign_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _gm_context(request: HtmxHttpRequest, campaign: Campaign) -> dict[str, Any]:
     characters = campaign.characters.select_related("owner", "source_creature")
+    members = list(campaign.memberships.select_related("user"))
+    players = [m.user_id for m in members if m.role == Membership.Role.PLAYER]
     return {
         "campaign": campaign,
-        "members": campaign.memberships.select_related("user"),
+        "members": members,
+        # The players no by-post mail reaches: shown to the GM only, never to other players.
+        "unreachable": account.unreachable_ids(players),
         "pcs": [c for c in characters if c.kind == Character.Kind.PC],
         "npcs": [c for c in characters if c.kind == Character.Kind.NPC],
         "invite_url": _invite_url(request, campaign),
@@ -296,7 +313,7 @@ def member_remove(request: HtmxHttpRequest, pk: int, member_pk: int) -> HttpResp
             messages.error(request, " ".join(error.messages))
         else:
             messages.success(
-                request, _("Usunięto %(user)s z kampanii.") % {"user": membership.user}
+                request, _("Usunięto %(user)s z kampanii.") % {"user": shown(membership.user)}
             )
         return redirect(campaign)
     return render(

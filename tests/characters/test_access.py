@@ -117,7 +117,10 @@ CHARACTER_PAGES: list[tuple[str, tuple[str, ...]]] = [
     ("character-export", ("get",)),
 ]
 OPEN_TO_ANY_USER = {"campaign-list", "signup", "join-code", "join", "campaign-create"}
-# Whoever holds the link: what it may do is in its signature (tests/characters/test_confirm*).
+# Each person's own account (tests/characters/test_account_page.py).
+OPEN_TO_ANY_USER |= {"account", "account-profile", "account-resend", "account-password"}
+OPEN_TO_ANY_USER |= {"account-mails"}
+# Whoever holds the link: what it may do is in its signature (test_signup_email.py).
 OPEN_WITH_A_SIGNED_LINK = {"confirm-email"}
 POST_DATA = {"count": "2", "name": "Zmiana", "code": "X"}
 

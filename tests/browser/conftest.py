@@ -407,6 +407,7 @@ def seed_d100() -> None:
 @dataclass(frozen=True)
 class D100Server:
     url: str
+    tmp: Path  # the server's folder (for `_server_shell`)
     mail: SmtpServer  # what the server mailed
     campaign: int
     live: int  # the encounter played live, seated, before its fight
@@ -420,7 +421,9 @@ class D100Server:
 def d100_server(live_url: str, server_tmp: Path, smtp_server: SmtpServer) -> D100Server:
     """The live server with the d100 campaign of `seed_d100` added."""
     ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_d100; seed_d100()")
-    return D100Server(live_url, smtp_server, ids["campaign"], ids[D100_LIVE], ids[D100_POST])
+    return D100Server(
+        live_url, server_tmp, smtp_server, ids["campaign"], ids[D100_LIVE], ids[D100_POST]
+    )
 
 
 # --- the demo's Magus fight, again (issue #22): a fresh copy of seed_demo's „Zasadzka w wąwozie”

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import DEMO_PASSWORD, PHONE, ROOT, server_env, sign_in
+from tests.browser.conftest import DEMO_PASSWORD, PHONE, _server_shell, sign_in
 from tests.browser.test_live_table import DESKTOP
 from tests.smtp import SmtpServer
 
@@ -70,23 +69,15 @@ def seed_border() -> None:
 
 
 @pytest.fixture(scope="module")
-def border(live_url: str, server_tmp: Path) -> dict[str, object]:
-    code = "from tests.browser.test_accounts import seed_border; seed_border()"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
-        cwd=ROOT,
-        env=server_env(server_tmp),
-        check=True,
-        capture_output=True,
-        text=True,
+def border(live_url: str, server_tmp: Path) -> dict[str, int]:
+    return _server_shell(
+        server_tmp, "from tests.browser.test_accounts import seed_border; seed_border()"
     )
-    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return found
 
 
 def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
     live_url: str,
-    border: dict[str, object],
+    border: dict[str, Any],
     smtp_server: SmtpServer,
     new_context: Callable[..., BrowserContext],
 ) -> None:
@@ -158,7 +149,7 @@ def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
 
 def test_a_player_who_forgot_their_password_resets_it_from_the_login_page(
     live_url: str,
-    border: dict[str, object],
+    border: dict[str, Any],
     smtp_server: SmtpServer,
     new_context: Callable[..., BrowserContext],
 ) -> None:

@@ -6,11 +6,12 @@ import io
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from PIL import Image
 
-from characters import services
+from characters import outbox, services
 from characters.models import Campaign, Character, CreatureTemplate, Membership
 
 PASSWORD = "haslo-testowe-123"
@@ -152,3 +153,16 @@ def sheet_post(sheet: dict[str, Any], **fields: Any) -> dict[str, Any]:
                     data[f"{prefix}-{index}-{key}"] = value
     data.update(fields)
     return data
+
+
+def sent_mails() -> list[Any]:
+    """Every mail sent so far (Django's locmem outbox): the queued ones are delivered first,
+    as the mail thread would (it is off in the tests: characters/outbox.py)."""
+    outbox.deliver()
+    return list(mail.outbox)
+
+
+def forget_mails() -> None:
+    """Forget the mails sent so far, and those queued (delivered first)."""
+    outbox.deliver()
+    mail.outbox.clear()

@@ -13,12 +13,11 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.core import mail
 from django.test import Client
 
-from characters import outbox
 from combat import sweeps
 from combat.access import Refused
+from tests.characters.helpers import forget_mails, sent_mails
 from tests.combat.d100_table.helpers import (
     BANDIT,
     HERO1,
@@ -44,19 +43,6 @@ CUT = "%(attacker)s trafia: %(target)s (%(means)s) — %(dealt)s obrażeń"
 @pytest.fixture(autouse=True)
 def locmem_mail(settings: Any) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-
-
-def sent() -> list[Any]:
-    """Every mail sent so far: the queued ones are delivered first (the mail thread's job,
-    off in the tests: `characters.outbox`)."""
-    outbox.deliver()
-    return list(mail.outbox)
-
-
-def clear_sent() -> None:
-    """Forget the mails sent so far, and those queued (delivered first)."""
-    outbox.deliver()
-    mail.outbox.clear()
 
 
 def page(t: D100Table, user: Any) -> str:
@@ -92,7 +78,7 @@ def test_the_post_turn_opens_with_a_deadline_and_mails_each_player() -> None:
     assert view.pace == "post" and view.deadline == T0 + DAY
     assert view.remind_at == T0 + DAY - 6 * HOUR
     assert set(view.acting) == set(view.waiting) == set(t.ids.values())
-    messages = sorted(sent(), key=lambda m: m.to)
+    messages = sorted(sent_mails(), key=lambda m: m.to)
     assert [m.to for m in messages] == [["gracz1@example.com"], ["gracz2@example.com"]]
     assert messages[0].subject == "Twój ruch: Na trakcie (Tura bojowa 1)"
     assert HERO1 in messages[0].body and HERO2 not in messages[0].body
@@ -119,10 +105,10 @@ def test_the_reminder_goes_to_the_player_who_has_not_posted(server_clock: Clock)
     t = make_d100_table()
     by_post(t)
     post(t, t.p1, HERO1, attack(t, BANDIT), "unik", "")
-    clear_sent()
+    forget_mails()
     server_clock.move(DAY - 6 * HOUR + 1)
     sweeps.sweep()
-    (reminder,) = sent()
+    (reminder,) = sent_mails()
     assert reminder.to == ["gracz2@example.com"] and HERO2 in reminder.body
     assert reminder.subject == "Przypomnienie: Na trakcie, termin 2030-03-18 18:46 CET"
 
@@ -162,14 +148,14 @@ def test_the_gm_extends_posts_for_the_absent_and_resolves_after_the_deadline(
 ) -> None:
     t = make_d100_table()
     by_post(t)
-    clear_sent()
+    forget_mails()
     server_clock.move(HOUR)
     post(t, t.p1, HERO1, attack(t, BANDIT), "unik", "Radosław tnie szablą.")
     # Milena's player is away: the GM moves the deadline a day on; she is mailed again.
     t.run(t.gm, {"type": "extend_deadline", "deadline": T0 + 2 * DAY})
     assert t.table.view.deadline == T0 + 2 * DAY
-    assert [m.to for m in sent()] == [["gracz2@example.com"]]
-    assert "2030-03-19 18:46 CET" in sent()[0].body
+    assert [m.to for m in sent_mails()] == [["gracz2@example.com"]]
+    assert "2030-03-19 18:46 CET" in sent_mails()[0].body
     # The deadline passes with nobody at the table: the sweep closes the posting.
     server_clock.move(2 * DAY)
     assert sweeps.sweep() == 1
@@ -185,7 +171,7 @@ def test_the_gm_extends_posts_for_the_absent_and_resolves_after_the_deadline(
     bite = {"kind": "attack", "target": t.seat(HERO1), "choice": "w0"}
     t.run(t.gm, {"type": "post", "actor": t.seat(WOLF), "action": bite, "by_gm": True})
     assert "wpis MG" in page(t, t.gm)
-    clear_sent()
+    forget_mails()
     # Resolved in initiative order: Radosław (Zwinność 60), Milena (58), the wolf (55).
     # Radosław: Trafienie 20 (próg 60), the bandit's Blok 45 (próg 50: OoP 5) fails,
     # Obrażenia 70 (próg 75: 25), Odporność 48 (OoP 2: −10) → 15. Milena: Trafienie 20
@@ -200,8 +186,8 @@ def test_the_gm_extends_posts_for_the_absent_and_resolves_after_the_deadline(
     assert "%(attacker)s atakuje: %(target)s (%(means)s) — pudło." in t.log_texts()
     view = t.table.view
     assert view.round == 2 and view.deadline == resolved_at + DAY and not t.state.posts
-    assert sorted(m.to[0] for m in sent()) == ["gracz1@example.com", "gracz2@example.com"]
-    assert all("(Tura bojowa 2)" in m.subject for m in sent())
+    assert sorted(m.to[0] for m in sent_mails()) == ["gracz1@example.com", "gracz2@example.com"]
+    assert all("(Tura bojowa 2)" in m.subject for m in sent_mails())
     # Now everyone reads every post of turn 1.
     for user in (t.p1, t.p2):
         html = page(t, user)

@@ -3,7 +3,7 @@ combat/sweeps.py).
 
 Played on the tests' own ruleset (tests/duel) set to its by-post pace: every fighter acts once
 a round before a deadline 24 h away, with a reminder 6 h before it. The mail backend is
-Django's locmem one (pytest-django sets it): `sent()` holds what was sent. The tests run
+Django's locmem one (pytest-django sets it): `sent_mails()` holds what was sent. The tests run
 in transactions (the mails go out after commit) and call `sweeps.sweep` themselves, as each
 server process's sweeper or `manage.py sweep_tables` would.
 """
@@ -19,18 +19,17 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core import mail
 from django.core.management import call_command
 from django.db import connection
 
-from characters import account, outbox
+from characters import account
 from characters.models import Campaign, Character, Profile
 from combat import clock, fragments, posts, services, sweeps
 from combat.access import Refused
 from combat.models import Encounter
 from combat.rules.base import HealthView, SeatView, TableView
 from combat.services import Viewer
-from tests.characters.helpers import make_member, make_user
+from tests.characters.helpers import forget_mails, make_member, make_user, sent_mails
 from tests.duel.helpers import duel_sheet, make_duel_campaign
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -102,26 +101,13 @@ def fresh_process() -> None:
     fragments.clear_caches()
 
 
-def sent() -> list[Any]:
-    """Every mail sent so far: the queued ones are delivered first (the mail thread's job,
-    off in the tests: `characters.outbox`)."""
-    outbox.deliver()
-    return list(mail.outbox)
-
-
-def clear_sent() -> None:
-    """Forget the mails sent so far, and those queued (delivered first)."""
-    outbox.deliver()
-    mail.outbox.clear()
-
-
 # --- the turn opens -------------------------------------------------------------------------
 
 
 def test_a_turn_opening_by_post_mails_the_waiting_players_once_in_their_language() -> None:
     table = make_post_table()
     table.start()
-    (message,) = sent()  # not the GM (the NPC waits on them), not Bolek (no address)
+    (message,) = sent_mails()  # not the GM (the NPC waits on them), not Bolek (no address)
     assert message.to == ["anna@example.com"]
     # The round's label is the test ruleset's own msgid, with no English in the catalogue.
     assert message.subject == "Your move: Brzeg rzeki (Runda 1)"
@@ -133,7 +119,7 @@ def test_a_turn_opening_by_post_mails_the_waiting_players_once_in_their_language
     # Acting, and passing time before the reminder, mails nobody again.
     table.act("Bolo", T0 + HOUR)
     sweeps.sweep(T0 + 2 * HOUR)
-    assert len(sent()) == 1
+    assert len(sent_mails()) == 1
 
 
 def test_a_player_who_picked_no_language_reads_polish(settings: Any) -> None:
@@ -141,7 +127,7 @@ def test_a_player_who_picked_no_language_reads_polish(settings: Any) -> None:
     table = make_post_table()
     Profile.objects.filter(user=table.anna).update(language="")
     table.start()
-    (message,) = sent()
+    (message,) = sent_mails()
     assert message.subject == "Twój ruch: Brzeg rzeki (Runda 1)"
     assert f"https://eleora.example/encounters/{table.pk}/" in message.body
 
@@ -150,38 +136,38 @@ def test_a_player_who_left_the_campaign_is_not_mailed() -> None:
     table = make_post_table()
     table.campaign.memberships.filter(user=table.anna).delete()
     table.start()
-    assert sent() == []
+    assert sent_mails() == []
 
 
 def test_a_live_table_mails_nobody() -> None:
     table = make_post_table(pace="live")
     table.start()
-    assert sent() == [] and table.row().due is None
+    assert sent_mails() == [] and table.row().due is None
 
 
 def test_the_next_round_mails_the_players_again() -> None:
     table = make_post_table()
     table.start()
-    clear_sent()
+    forget_mails()
     for name in ("Ania", "Bolo", "Zbój"):
         table.act(name, T0 + HOUR)
     assert services.load_table(table.pk).view.deadline == T0 + HOUR + DAY
-    assert [m.to for m in sent()] == [["anna@example.com"]]
+    assert [m.to for m in sent_mails()] == [["anna@example.com"]]
 
 
 def test_an_address_not_yet_confirmed_gets_no_mail() -> None:
     table = make_post_table()
     account.set_address(table.bolek, "bolek@example.com")  # its confirmation link is queued
-    clear_sent()
+    forget_mails()
     table.start()
-    assert [m.to for m in sent()] == [["anna@example.com"]]
+    assert [m.to for m in sent_mails()] == [["anna@example.com"]]
 
 
 def test_the_deadline_is_given_in_the_players_time_zone() -> None:
     table = make_post_table()
     Profile.objects.filter(user=table.anna).update(time_zone="America/New_York")
     table.start()
-    (message,) = sent()
+    (message,) = sent_mails()
     assert "2030-03-18 13:46 EDT" in message.body
 
 
@@ -189,10 +175,10 @@ def test_a_player_who_wants_no_turn_mails_hears_when_the_turn_is_resolved() -> N
     table = make_post_table()
     table.campaign.memberships.filter(user=table.anna).update(mail_turn_open=False)
     table.start()
-    assert sent() == []
+    assert sent_mails() == []
     for name in ("Ania", "Bolo", "Zbój"):
         table.act(name, T0 + HOUR)
-    (message,) = sent()  # round 1 was resolved; round 2's opening is not for her
+    (message,) = sent_mails()  # round 1 was resolved; round 2's opening is not for her
     assert message.to == ["anna@example.com"]
     assert message.subject == "Turn resolved: Brzeg rzeki (Runda 1)"
     assert "Ania" in message.body and f"/encounters/{table.pk}/" in message.body
@@ -207,7 +193,7 @@ def test_a_player_who_wants_none_of_the_campaigns_mails_gets_none() -> None:
     sweeps.sweep(T0 + DAY - HOUR)  # the reminder's time
     for name in ("Ania", "Bolo", "Zbój"):
         table.act(name, T0 + DAY - HOUR)
-    assert sent() == []
+    assert sent_mails() == []
     assert table.row().reminded_for == T0 + DAY  # the reminder had its turn, unsent
 
 
@@ -229,14 +215,14 @@ def test_the_reminder_goes_out_once_at_its_time_to_those_still_waited_on() -> No
     table.start()
     remind_at = T0 + DAY - 6 * HOUR
     assert table.row().due == remind_at
-    clear_sent()
+    forget_mails()
     sweeps.sweep(remind_at - 1)
-    assert sent() == []
+    assert sent_mails() == []
     sweeps.sweep(remind_at + 1)
     sweeps.sweep(remind_at + 2)
     fresh_process()
     sweeps.sweep(remind_at + 3)
-    (reminder,) = sent()
+    (reminder,) = sent_mails()
     assert reminder.to == ["anna@example.com"]
     assert reminder.subject == "Reminder: Brzeg rzeki, deadline 2030-03-18 18:46 CET"
     row = table.row()
@@ -247,16 +233,16 @@ def test_a_player_who_acted_is_not_reminded() -> None:
     table = make_post_table()
     table.start()
     table.act("Ania", T0 + HOUR)
-    clear_sent()
+    forget_mails()
     sweeps.sweep(T0 + DAY - HOUR)
-    assert sent() == []
+    assert sent_mails() == []
     assert table.row().reminded_for == T0 + DAY
 
 
 def test_two_processes_sweeping_at_once_send_the_reminder_once() -> None:
     table = make_post_table()
     table.start()
-    clear_sent()
+    forget_mails()
     remind_at = T0 + DAY - 6 * HOUR
     barrier = threading.Barrier(2)
     seats: list[tuple[str, ...]] = []
@@ -274,7 +260,7 @@ def test_two_processes_sweeping_at_once_send_the_reminder_once() -> None:
     for thread in threads:
         thread.join(timeout=30)
     assert sorted(map(set, seats), key=len) == [set(), set(table.seats.values())]
-    assert len(sent()) == 1
+    assert len(sent_mails()) == 1
 
 
 def test_a_turn_opening_after_its_reminder_time_sends_no_second_mail() -> None:
@@ -306,14 +292,14 @@ def test_a_deadline_passing_with_no_socket_open_is_resolved_by_the_sweep() -> No
     table.act("Ania", T0 + HOUR)
     fresh_process()  # the server restarted since: only the database knows the deadline
     sweeps.sweep(T0 + DAY - 6 * HOUR)  # the reminder
-    clear_sent()
+    forget_mails()
     assert sweeps.sweep(T0 + DAY - 1) == 0  # nothing due yet
     assert sweeps.sweep(T0 + DAY + 1) == 1
     head = services.load_table(table.pk)
     assert head.view.round == 2 and head.view.deadline == T0 + DAY + 1 + DAY
     lines = [line["text"] for entry in head.log for line in entry.lines]
     assert "Termin rundy minął; bez akcji: %(names)s." in lines
-    assert [m.to for m in sent()] == [["anna@example.com"]]  # round 2 opens for her
+    assert [m.to for m in sent_mails()] == [["anna@example.com"]]  # round 2 opens for her
     assert table.row().due == T0 + DAY + 1 + DAY - 6 * HOUR
     before = table.row().seq
     sweeps.sweep(T0 + DAY + 2)  # swept again: nothing more happens

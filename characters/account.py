@@ -73,14 +73,15 @@ def address_taken(address: str, *, by_other_than: User | None = None) -> bool:
 
 def set_address(user: User, address: str) -> bool:
     """Put this address (already validated, "" for none) on the account; a new address is
-    mailed its confirmation link after commit. Whether a link was queued."""
+    mailed its confirmation link after commit, unless a link went out less than `RESEND_S`
+    ago (then "send it again" on the account page does). Whether a link was queued."""
     address = User.objects.normalize_email(address.strip())
     if address == user.email:
         return False
     user.email = address
     user.save(update_fields=["email"])
-    if not address or profile_of(user).confirmed_email == address:
-        return False
+    if not address or profile_of(user).confirmed_email == address or _mailed_lately(user):
+        return False  # lately: no stream of links to addresses typed one after another
     send_confirmation(user)
     return True
 
@@ -110,12 +111,17 @@ def resend_confirmation(user: User, *, now: datetime | None = None) -> None:
     if is_confirmed(user):
         raise ValidationError(_("Ten adres jest już potwierdzony."))
     User.objects.select_for_update().filter(pk=user.pk).first()  # two clicks: one mail
-    since = (now or timezone.now()) - timedelta(seconds=RESEND_S)
-    if Mail.objects.filter(user=user, kind=Mail.Kind.CONFIRM, created__gt=since).exists():
+    if _mailed_lately(user, now):
         raise ValidationError(
             _("Wysłano link przed chwilą. Sprawdź pocztę (i spam) albo spróbuj za minutę.")
         )
     send_confirmation(user)
+
+
+def _mailed_lately(user: User, now: datetime | None = None) -> bool:
+    """Whether a confirmation link went to this account less than `RESEND_S` ago."""
+    since = (now or timezone.now()) - timedelta(seconds=RESEND_S)
+    return Mail.objects.filter(user=user, kind=Mail.Kind.CONFIRM, created__gt=since).exists()
 
 
 def confirm(token: str) -> User:

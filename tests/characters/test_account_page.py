@@ -161,6 +161,26 @@ def test_it_mails_a_changed_address_its_link_and_shows_it_unconfirmed(smtp: Smtp
     assert Mail.objects.count() == 1
 
 
+def test_addresses_typed_one_after_another_get_one_link_a_minute(smtp: SmtpServer) -> None:
+    user = make_user("ala")
+    client = client_for(user)
+    client.post(
+        reverse("account-profile"), profile_post(user, email="ala@example.com"), follow=True
+    )
+    user.refresh_from_db()
+    second = client.post(
+        reverse("account-profile"), profile_post(user, email="ktos@example.com"), follow=True
+    )
+    user.refresh_from_db()
+    assert user.email == "ktos@example.com"  # saved, but no second link this minute
+    assert "Wysłaliśmy link na" not in second.content.decode()
+    assert list(Mail.objects.values_list("to", flat=True)) == ["ala@example.com"]
+    Mail.objects.update(created=timezone.now() - timedelta(seconds=61))
+    client.post(reverse("account-resend"))  # a minute on: the link for the address kept
+    outbox.deliver()
+    assert [m.to for m in smtp.wait(2)] == [("ala@example.com",), ("ktos@example.com",)]
+
+
 def test_it_sends_the_link_again_at_most_once_a_minute(smtp: SmtpServer) -> None:
     user = make_user("ala")
     account.set_address(user, "ala@example.com")  # the first link: just now

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from types import SimpleNamespace
 from unittest import mock
 from urllib.parse import urlsplit
@@ -15,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from characters import account, outbox
 from characters.models import Mail
@@ -135,6 +137,7 @@ def test_it_says_a_link_is_for_an_address_no_longer_on_the_account(
 ) -> None:
     sign_up(client, email="stary@example.com")
     old_link = mailed_link(smtp, "stary@example.com")
+    Mail.objects.update(created=timezone.now() - timedelta(seconds=61))  # a minute later
     form = {"display_name": "", "email": "nowy@example.com", "language": "pl"}
     response = client.post(reverse("account-profile"), {**form, "time_zone": "Europe/Warsaw"})
     assert response.status_code == 302

@@ -96,6 +96,14 @@ def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
     player.get_by_role("button", name="Dołącz jako gracz").click()
     expect(player.locator(".messages")).to_contain_text(f"Dołączono do kampanii „{CAMPAIGN}”")
 
+    # The GM's campaign page marks the newcomer: no mail reaches them yet.
+    gm = new_context(**DESKTOP).new_page()
+    sign_in(gm, live_url, "mistrz")
+    gm.goto(f"{live_url}/campaigns/{border['campaign']}/")
+    newcomer_row = gm.locator("li", has_text=NEWCOMER)
+    expect(newcomer_row.locator(".unreachable")).to_contain_text("brak potwierdzonego e-maila")
+    gm.screenshot(path="build/screenshots/campaign-unreachable.png", full_page=True)
+
     # The address is confirmed from the mail's link (a button: a mail reader's preview of the
     # link confirms nothing).
     (confirmation,) = smtp_server.wait(1, to=NEWCOMER_MAIL)
@@ -106,9 +114,11 @@ def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
     expect(player.locator(".messages")).to_contain_text(f"Adres {NEWCOMER_MAIL} jest potwierdzony")
     player.screenshot(path="build/screenshots/account-confirmed-phone.png", full_page=True)
 
+    gm.reload()
+    expect(newcomer_row).to_have_count(1)
+    expect(newcomer_row.locator(".unreachable")).to_have_count(0)
+
     # The GM gives the newcomer the hero, seats it with the smuggler, and opens a by-post turn.
-    gm = new_context(**DESKTOP).new_page()
-    sign_in(gm, live_url, "mistrz")
     gm.goto(f"{live_url}/characters/{border[HERO]}/edit/")
     gm.get_by_label("Gracz").select_option(label=NEWCOMER)
     gm.get_by_role("button", name="Zapisz postać").click()

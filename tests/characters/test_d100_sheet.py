@@ -1,10 +1,6 @@
 """A Kroniki Fallathanu (d100) campaign's sheets in the characters app: the stored shape (a
 single "profile" beside the attributes, skills, weapons and spells), the shared bestiary's d100
 creatures, the character form and the demo campaign with its two encounters.
-
-The ruleset is registered by the lead once its engine lands; until then these tests bring a
-stand-in of its sheet half, built from the very functions the ruleset wires in, with the
-profile as the single section the characters app stores (the rules read it flat: `flat`).
 """
 
 from __future__ import annotations
@@ -24,11 +20,7 @@ from characters import services
 from characters.models import Campaign, Character, CreatureTemplate
 from characters.sheets import blank_sheet, clean_sheet
 from combat.rules import registry
-from combat.rules.base import DerivedValue, StatSpec
-from combat.rules.d100 import derived, forms
-from combat.rules.d100.settings import D100Settings
 from combat.rules.d100.sheet import validate_sheet
-from combat.rules.schema import SettingsGroup, SheetSection
 from combat.snapshots import load_table
 
 from .helpers import client_for, make_user
@@ -52,48 +44,10 @@ def flat(sheet: Mapping[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in sheet.items() if k != "profile"}, **dict(sheet["profile"])}
 
 
-class D100SheetStandIn:
-    """The sheet half of the d100 ruleset, wired as the characters app needs it."""
-
-    key = KEY
-    label = "Kroniki Fallathanu (karta)"
-
-    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        return derived.attribute_specs(settings)
-
-    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        return derived.skill_specs(settings)
-
-    def default_settings(self) -> dict[str, Any]:
-        return D100Settings().to_dict()
-
-    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return D100Settings.from_dict(dict(data)).to_dict()
-
-    def derived_values(
-        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
-    ) -> list[DerivedValue]:
-        return derived.derived_values(flat(sheet), settings)
-
-    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
-        profile = SheetSection(
-            "profile", "Profil postaci", "", forms.sheet_fields(settings), single=True
-        )
-        return (profile, *forms.sheet_sections(settings))
-
-    def settings_groups(self) -> tuple[SettingsGroup, ...]:
-        return forms.settings_groups()
-
-
 @pytest.fixture
-def rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """The registered d100 ruleset, or the stand-in registered for this test only."""
-    try:
-        yield registry.get_ruleset(KEY)
-    except LookupError:
-        stand_in = D100SheetStandIn()
-        monkeypatch.setitem(registry._rulesets, KEY, stand_in)  # noqa: SLF001 - undone after
-        yield stand_in
+def rules() -> Any:
+    """The registered ruleset: the tests reach it through the characters app."""
+    return registry.get_ruleset(KEY)
 
 
 @pytest.fixture

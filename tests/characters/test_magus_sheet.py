@@ -2,9 +2,6 @@
 validator (every problem with its path), the derived values with their explanations, the sheet
 page, import and export, the shared bestiary's Magus creatures, the GM's settings form (the
 step table and the success-level thresholds included) and the demo campaign.
-
-The ruleset is registered by the lead once its engine lands; until then these tests bring a
-stand-in of its sheet half, built from the very functions the ruleset wires in.
 """
 
 from __future__ import annotations
@@ -37,13 +34,13 @@ from characters.transfer import (
 )
 from combat import snapshots
 from combat.rules import registry
-from combat.rules.base import DerivedValue, StatSpec
-from combat.rules.magus import derived, forms
+from combat.rules.base import DerivedValue
+from combat.rules.magus import MagusRuleset, derived, forms
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import ATTRIBUTES, STATS, TALENTS, Armour, Item, Sheet, Shield
 from combat.rules.magus.sheet import Spell as SpellRecord
 from combat.rules.magus.sheet import Weapon as WeaponRecord
-from combat.rules.schema import SettingsGroup, SheetSection
+from combat.rules.schema import SettingsGroup
 
 from .helpers import client_for, make_campaign, make_user
 
@@ -53,45 +50,10 @@ KEY = "magus"
 CREATURES = {"Ork", "Wilk górski", "Szkielet", "Troll", "Rozbójnik"}
 
 
-class MagusSheetStandIn:
-    """The sheet half of the Magus ruleset, wired as the ruleset wires it."""
-
-    key = KEY
-    label = "Magus (karta)"
-
-    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        return derived.attribute_specs(settings)
-
-    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        return derived.skill_specs(settings)
-
-    def default_settings(self) -> dict[str, Any]:
-        return MagusSettings().to_dict()
-
-    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return MagusSettings.from_dict(dict(data)).to_dict()
-
-    def derived_values(
-        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
-    ) -> list[DerivedValue]:
-        return derived.derived_values(sheet, settings)
-
-    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
-        return forms.sheet_sections(settings)
-
-    def settings_groups(self) -> tuple[SettingsGroup, ...]:
-        return forms.settings_groups()
-
-
 @pytest.fixture
-def rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """The registered Magus ruleset, or the stand-in registered for this test only."""
-    try:
-        yield registry.get_ruleset(KEY)
-    except LookupError:
-        stand_in = MagusSheetStandIn()
-        monkeypatch.setitem(registry._rulesets, KEY, stand_in)  # noqa: SLF001 - undone after
-        yield stand_in
+def rules() -> Any:
+    """The registered ruleset: the tests reach it through the characters app."""
+    return registry.get_ruleset(KEY)
 
 
 @pytest.fixture
@@ -664,7 +626,7 @@ def test_the_demo_skips_the_magus_campaign_while_the_ruleset_is_unknown(
     assert Campaign.objects.filter(name="Wilki z Czarnego Lasu").exists()
 
 
-class NumbersRuleset(MagusSheetStandIn):
+class NumbersRuleset(MagusRuleset):
     """A ruleset with a mapping of numbers it does not group: it appears under "Inne"."""
 
     def default_settings(self) -> dict[str, Any]:

@@ -127,9 +127,6 @@ class DuelRuleset:
     def needs_fresh_state(self, command: Command) -> bool:
         return command.type_key in FRESH_STATE_COMMANDS
 
-    def is_secret(self, event: Event) -> bool:
-        return False  # the GM's edits are told as secret lines; no event is a secret roll
-
     def next_deadline(self, state: Duel) -> float | None:
         """The open prompt's, else (by post) the round's."""
         if state.prompt is not None:
@@ -141,9 +138,6 @@ class DuelRuleset:
 
     def resume(self, state: Duel, *, paused_at: float, now: float, minimum: float) -> list[Event]:
         return engine.resume(state, paused_at=paused_at, now=now, minimum=minimum)
-
-    def condition_choices(self) -> list[tuple[str, str]]:
-        return []  # a duel has no conditions
 
     # --- the live table -----------------------------------------------------------------------
 

@@ -27,7 +27,6 @@ from combat.rules.base import (
 from combat.rules.d100 import (
     autoplay,
     codec,
-    conditions,
     derived,
     engine,
     forms,
@@ -145,10 +144,6 @@ class D100Ruleset:
         self, state: EncounterState, *, paused_at: float, now: float, minimum: float
     ) -> list[Event]:
         return engine.resume(state, paused_at=paused_at, now=now, minimum=minimum)
-
-    def condition_choices(self) -> list[tuple[str, str]]:
-        """Conditions the GM may put on a combatant by hand (key, Polish label)."""
-        return [(key, conditions.SPECS[key].label) for key in conditions.GM_CONDITIONS]
 
     # --- the live table -------------------------------------------------------------------
 

@@ -24,7 +24,6 @@ from combat.rules.base import (
 from combat.rules.codec import canonical
 from combat.rules.dice import RNG, pool_size
 from combat.rules.eleora import autoplay, engine, narrate, prompts, routes, simulate, space, table
-from combat.rules.eleora import conditions as cond
 from combat.rules.eleora.attack import position_notes, weapon_profile
 from combat.rules.eleora.commands import (
     Command,
@@ -41,7 +40,7 @@ from combat.rules.eleora.commands import (
 )
 from combat.rules.eleora.engine import queries, setup
 from combat.rules.eleora.environment import improvised_modifier
-from combat.rules.eleora.events import Event, event_from_dict, event_to_dict, is_secret
+from combat.rules.eleora.events import Event, event_from_dict, event_to_dict
 from combat.rules.eleora.forms import SETTINGS_GROUPS, SHEET_SECTIONS
 from combat.rules.eleora.odds import AttackOdds
 from combat.rules.eleora.settings import TableSettings
@@ -219,10 +218,6 @@ class EleoraRuleset:
         """Commands that must not act on a view older than the log's head (a double "next")."""
         return command.type_key in FRESH_STATE_COMMANDS
 
-    def condition_choices(self) -> list[tuple[str, str]]:
-        """Conditions the GM may put on a combatant by hand (key, Polish label)."""
-        return [(key, spec.label) for key, spec in cond.SPECS.items()]
-
     def simulation_policies(self) -> list[tuple[str, str]]:
         return [
             ("lepsza", gettext_noop("Parowanie z tarczą, inaczej Unik")),
@@ -245,9 +240,6 @@ class EleoraRuleset:
         state = self.new_encounter(settings, combatants)
         chosen = simulate.Policy(defence=policy)  # type: ignore[arg-type]
         return simulate.simulate(state, runs, seed=seed, policy=chosen)
-
-    def is_secret(self, event: Event) -> bool:
-        return is_secret(event)
 
     def secret_dice(self, command: Command) -> bool:
         """SecretRolls: a secret GM roll draws from the GM's own seed."""

@@ -491,8 +491,3 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         raise ValueError(f"unknown event type: {type_key!r}")
     event: Event = from_data(cls, data, str(type_key))
     return event
-
-
-def is_secret(event: Event) -> bool:
-    """Whether only the GM may see this event (secret GM rolls)."""
-    return isinstance(event, GMRolled) and event.secret

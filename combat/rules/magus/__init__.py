@@ -30,7 +30,6 @@ from combat.rules.magus import (
     autoplay,
     battle,
     codec,
-    conditions,
     derived,
     engine,
     forms,
@@ -158,10 +157,6 @@ class MagusRuleset:
         self, state: EncounterState, *, paused_at: float, now: float, minimum: float
     ) -> list[Event]:
         return engine.resume(state, paused_at=paused_at, now=now, minimum=minimum)
-
-    def condition_choices(self) -> list[tuple[str, str]]:
-        """Conditions the GM may put on a combatant by hand (key, Polish label)."""
-        return [(key, spec.label) for key, spec in conditions.SPECS.items()]
 
     # --- the live table -------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from combat.rules.eleora.commands import (
     SetHidden,
 )
 from combat.rules.eleora.environment import Darkness
-from combat.rules.eleora.events import GMRolled, is_secret
+from combat.rules.eleora.events import GMRolled
 from combat.rules.eleora.state import EncounterState
 from tests.combat.rules.engine_kit import begin, make_combatant, make_state, of_type, step
 
@@ -32,9 +32,9 @@ def table() -> EncounterState:
 def test_gm_secret_roll_of_any_pool() -> None:
     _, events = step(table(), GMRoll(dice=5, label="Percepcja wilka"), random.Random(2))
     rolled = of_type(events, GMRolled)[0]
-    assert rolled.secret and is_secret(rolled) and rolled.roll.size == 5
+    assert rolled.secret and rolled.roll.size == 5
     _, events = step(table(), GMRoll(dice=2, secret=False), random.Random(2))
-    assert not is_secret(events[0])
+    assert not of_type(events, GMRolled)[0].secret
     with pytest.raises(RuleViolation):
         step(table(), GMRoll(dice=-1))
 

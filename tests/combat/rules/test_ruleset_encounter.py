@@ -63,7 +63,6 @@ def test_table_layer_runs_an_encounter_through_the_protocol_only() -> None:
     assert ruleset.state_from_dict(snapshot) == state
     assert ruleset.next_deadline(state) is None
     assert ruleset.expire_command(99.0).now == 99.0
-    assert not ruleset.is_secret(events[0])
     actions = ruleset.legal_actions(state, "ala")
     assert all(isinstance(a, LegalAction) for a in actions)
 

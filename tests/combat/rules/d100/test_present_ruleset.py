@@ -24,7 +24,6 @@ def test_the_sheet_side_of_the_protocol() -> None:
     assert RULESET.derived_values(sheet)
     assert RULESET.sheet_sections()
     assert RULESET.settings_groups()
-    assert ("ogluszenie", "Ogłuszenie") in RULESET.condition_choices()
 
 
 def test_an_encounter_runs_through_the_ruleset_alone() -> None:

@@ -48,7 +48,6 @@ def test_the_ruleset_has_the_core_and_the_prompts_and_odds_capabilities() -> Non
     assert RULESET.attributes() and RULESET.skills() and RULESET.sheet_sections()
     assert RULESET.settings_groups()
     assert RULESET.derived_values(sheet())
-    assert ("ogluszony", "Ogłuszony") in RULESET.condition_choices()
     assert RULESET.reaction_policies()[0][0] == "ask"
 
 

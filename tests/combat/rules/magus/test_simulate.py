@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from combat.rules.base import Simulator, simulator_of
-from combat.rules.magus import engine, prompts, simulate
+from combat.rules.magus import RULESET, engine, prompts, simulate
 from combat.rules.magus.commands import (
     AddCondition,
     Advance,
@@ -285,26 +285,8 @@ def test_next_command_moves_the_round_on_when_nobody_else_would() -> None:
 # --- the capability as the ruleset offers it ---------------------------------------------------
 
 
-class _Wired:
-    """The methods the lead adds to MagusRuleset, verbatim, on a stand-in."""
-
-    def simulation_policies(self) -> list[tuple[str, str]]:
-        return list(simulate.POLICIES)
-
-    def simulate(
-        self,
-        settings: Mapping[str, Any] | None,
-        combatants: Sequence[Mapping[str, Any]],
-        *,
-        runs: int,
-        seed: int,
-        policy: str,
-    ) -> simulate.SimulationResult:
-        return simulate.simulate(settings, combatants, runs=runs, seed=seed, policy=policy)
-
-
-def test_the_wired_methods_make_a_simulator_for_the_gms_page() -> None:
-    rules = _Wired()
+def test_the_magus_ruleset_is_a_simulator_for_the_gms_page() -> None:
+    rules = RULESET
     assert isinstance(rules, Simulator)
     assert simulator_of(rules) is rules
     assert [key for key, _ in rules.simulation_policies()] == ["best", "unik", "riposta", "none"]

@@ -23,11 +23,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
 from combat.rules.base import gettext_noop
+from combat.rules.settings_json import from_json, to_json
 
 ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("zwinnosc", gettext_noop("Zwinność")),
@@ -283,25 +284,12 @@ class D100Settings:
         return self.difficulty == "high"
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for name, value in data.items():
-            if isinstance(value, tuple):
-                data[name] = list(value)
-        return data
+        return to_json(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> D100Settings:
         """Validated settings from stored JSON; unknown keys and bad values raise ValueError."""
-        data = dict(data or {})
-        defaults = cls()
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"nieznane ustawienia stołu: {', '.join(sorted(map(str, unknown)))}")
-        values = {name: _coerce(name, raw, getattr(defaults, name)) for name, raw in data.items()}
-        settings = replace(defaults, **values)
-        settings.validate()
-        return settings
+        return from_json(cls, data, _coerce)
 
     def validate(self) -> None:
         """ValueError naming the first bad setting (the tables parse, the choices are known)."""

@@ -9,12 +9,13 @@ too: `step_table` is the JSON form of `steps.StepTable`, `thresholds` that of
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from combat.rules.magus.levels import DEFAULT_THRESHOLDS, Thresholds
 from combat.rules.magus.steps import DEFAULT_TABLE, StepTable, parse_step_table
+from combat.rules.settings_json import from_json, to_json
 
 # How a GM-run character answers its reaction prompts when the GM set nothing for it.
 NPC_POLICIES = ("ask", "best", "none")
@@ -141,25 +142,12 @@ class MagusSettings:
         return Thresholds.from_dict(self.thresholds)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for name, value in data.items():
-            if isinstance(value, tuple):
-                data[name] = list(value)
-        return data
+        return to_json(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> MagusSettings:
         """Validated settings from stored JSON; unknown keys and bad values raise ValueError."""
-        data = dict(data or {})
-        defaults = cls()
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"nieznane ustawienia stołu: {', '.join(sorted(unknown))}")
-        values = {name: _coerce(name, raw, getattr(defaults, name)) for name, raw in data.items()}
-        settings = replace(defaults, **values)
-        settings.validate()
-        return settings
+        return from_json(cls, data, _coerce)
 
     def validate(self) -> None:
         self.table  # noqa: B018 - parses the step table (ValueError names the bad step)

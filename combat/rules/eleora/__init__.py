@@ -23,7 +23,7 @@ from combat.rules.base import (
 )
 from combat.rules.codec import canonical
 from combat.rules.dice import RNG, pool_size
-from combat.rules.eleora import autoplay, engine, narrate, prompts, routes, simulate, space, table
+from combat.rules.eleora import autoplay, engine, maps, narrate, prompts, simulate, space, table
 from combat.rules.eleora.attack import position_notes, weapon_profile
 from combat.rules.eleora.commands import (
     Command,
@@ -365,7 +365,7 @@ class EleoraRuleset:
         *,
         unseen: Iterable[str] = (),
     ) -> RouteView:
-        return routes.route(state, actor, to, mode, now, unseen=unseen)
+        return maps.route(state, actor, to, mode, now, unseen=unseen)
 
 
 def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> DerivedValue:

@@ -5,7 +5,7 @@ engine with declarations, initiative every round and exact odds.
 `BattleMaps` capabilities of `combat.rules.base`; every method is a thin call into the modules
 that hold the rules (`engine`), the records (`state`, `commands`, `events`, `codec`), the log
 (`narrate`), the prompts and odds (`prompts`), the table's view (`table`) and the battle map
-(`battle`).
+(`maps`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from combat.rules.base import (
 from combat.rules.codec import canonical
 from combat.rules.magus import (
     autoplay,
-    battle,
     codec,
     derived,
     engine,
     forms,
+    maps,
     narrate,
     prompts,
     simulate,
@@ -217,16 +217,16 @@ class MagusRuleset:
     # --- BattleMaps -----------------------------------------------------------------------
 
     def map_spec(self) -> MapSpec:
-        return battle.map_spec()
+        return maps.map_spec()
 
     def battle_map(self, state: EncounterState) -> Any:
-        return battle.battle_map(state)
+        return maps.battle_map(state)
 
     def map_command(self, edit: Any, now: float) -> Command:
-        return battle.map_command(edit, now)
+        return maps.map_command(edit, now)
 
     def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> Command:
-        return battle.place_command(seat, to, now)
+        return maps.place_command(seat, to, now)
 
     def route(
         self,
@@ -238,7 +238,7 @@ class MagusRuleset:
         *,
         unseen: Iterable[str] = (),
     ) -> RouteView:
-        return battle.route(state, actor, to, mode, now, unseen=unseen)
+        return maps.route(state, actor, to, mode, now, unseen=unseen)
 
     # --- Simulator ------------------------------------------------------------------------
 

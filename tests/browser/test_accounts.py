@@ -123,7 +123,7 @@ def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
     gm.get_by_label("Gracz").select_option(label=NEWCOMER)
     gm.get_by_role("button", name="Zapisz postać").click()
     gm.goto(f"{live_url}/encounters/{border['encounter']}/")
-    expect(gm.locator("#conn")).to_have_class(re.compile(r"\bconn-online\b"))
+    gm.wait_for_function("() => window.eleoraSwaps.length > 0")
     panel = gm.locator("#table-gm")
     panel.get_by_label(HERO).check()
     panel.get_by_label(NPC).check()
@@ -140,7 +140,8 @@ def test_a_new_player_signs_up_confirms_joins_and_posts_from_the_turns_mail(
     assert turn.subject == f"Twój ruch: {ENCOUNTER} (Tura bojowa 1)", turn
     assert HERO in turn.body
     player.goto(turn.link("/encounters/"))
-    expect(player.locator("#conn")).to_have_class(re.compile(r"\bconn-online\b"))
+    # The socket's first push replaces every region, the form too: type after it.
+    player.wait_for_function("() => window.eleoraSwaps.length > 0")
     form = player.locator("#table-turn").get_by_role("form", name=f"Wpis: {HERO}")
     action = form.get_by_label("Akcja pełna")
     attack = action.locator("option", has_text=f"atak → {NPC}").first.get_attribute("value")

@@ -1,21 +1,25 @@
 """The ruleset interface the rest of the app talks to, without naming a game system.
 
 A ruleset describes a character sheet (attributes, skills, equipment, derived values) and runs
-encounters. `Ruleset` is the core every ruleset implements; `Prompts`, `Odds`, `Simulator` and
-`Autoplay` are capabilities a ruleset may add (`prompts_of(rules)` and the like tell whether it
+encounters. `Ruleset` is the kernel every ruleset subclasses (eight methods of its own, defaults
+for the rest); `Prompts`, `Odds`, `Simulator` and `Autoplay` are capabilities a ruleset may add (`prompts_of(rules)` and the like tell whether it
 has one), and the table shows a capability's UI only where it exists. The table renders the
 ruleset-neutral records defined here (`TableView`, `SeatView`, `RollView`, `OddsView`, …); what
 only one system shows lives in that ruleset's partials, filled by its `*_panel` methods.
 
-This module imports nothing of the project at run time: the rulesets import it, and
-`registry` lists them.
+This module imports nothing of the project at run time but the shared codec: the rulesets
+import it, and `registry` lists them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from dataclasses import MISSING, dataclass, field, replace
+from dataclasses import fields as dataclass_fields
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from combat.rules.codec import RulesetCodec, canonical
 
 if TYPE_CHECKING:  # only the protocol's annotations name them: no import at run time
     from combat.rules.schema import SettingsGroup, SheetSection
@@ -512,121 +516,59 @@ class SimulationSummary(Protocol):
 Panel = Hashable
 
 
-class Ruleset(Protocol):
-    key: str
-    label: str
+class Ruleset:
+    """The core every ruleset is: subclass it, declare the records, write what is the system's.
 
-    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]: ...
+    Declare `key`, `label`, the frozen dataclasses of `commands`, `events` and `state` (each
+    command and event with its `type_key`) and the table `settings` record (`to_dict()` /
+    `from_dict()`, validating itself; None: no settings). The kernel derives from them the JSON
+    round trips, the replay, the actor and targets of a command, the GM-judged fields and the
+    freshness rule, and builds the GM's shared commands (`join_combat`, `set_hidden`,
+    `reveal_stats`, `expire`) by their type keys. Eight methods have no default: `attributes`
+    (the sheet), `new_encounter`, `decide`, `evolve`, `describe`, `table_view`, `turn_panel`
+    and `gm_panel`. Override any other where the system's document differs.
+    """
 
-    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]: ...
+    key: ClassVar[str]
+    label: ClassVar[str]
+    commands: ClassVar[tuple[type, ...]] = ()
+    events: ClassVar[tuple[type, ...]] = ()
+    state: ClassVar[type]
+    settings: ClassVar[type | None] = None
+    # Commands refused when sent from a view older than the log's head (a double "next").
+    fresh_state: ClassVar[frozenset[str]] = frozenset()
+    # Per command type: the fields only the GM may set (a player's command setting one is refused).
+    gm_judged: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    # The fields of a command that name other combatants (a string or a tuple of them).
+    target_fields: ClassVar[tuple[str, ...]] = ("target", "targets")
 
-    def default_settings(self) -> dict[str, Any]: ...
+    # --- what is the system's own ---------------------------------------------------------
 
-    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]: ...
-
-    def derived_values(
-        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
-    ) -> list[DerivedValue]: ...
-
-    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
-        """The equipment lists of a sheet: the editor, the validator and the sheet page."""
-        ...
-
-    def settings_groups(self) -> tuple[SettingsGroup, ...]:
-        """The GM's table-settings form, grouped (settings left out appear under "Inne")."""
-        ...
-
-    # --- encounters -------------------------------------------------------------------------
-    # State, commands and events are the ruleset's own frozen dataclasses; the table layer
-    # handles them only through these methods (and stores their JSON dicts).
+    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
+        raise NotImplementedError
 
     def new_encounter(
         self, settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
     ) -> Any:
         """The setup-phase state. Combatant dicts: id, name, side, sheet, controller,
         position ([x, y] or None), hidden. ValueError when malformed."""
-        ...
+        raise NotImplementedError
 
     def decide(self, state: Any, command: Any, rng: RNG) -> list[Any]:
         """Events for a command (pure; dice inside), or RuleViolation with a readable reason."""
-        ...
+        raise NotImplementedError
 
     def evolve(self, state: Any, event: Any) -> Any:
         """The state after one event; never rolls."""
-        ...
-
-    def replay(self, initial: Any, events: Iterable[Any]) -> Any:
-        """Fold events onto the initial state."""
-        ...
-
-    def command_from_dict(self, data: Mapping[str, Any]) -> Any:
-        """Parse a command (has a "type" key); ValueError with a clear message when bad."""
-        ...
-
-    def command_to_dict(self, command: Any) -> dict[str, Any]: ...
-
-    def event_from_dict(self, data: Mapping[str, Any]) -> Any: ...
-
-    def event_to_dict(self, event: Any) -> dict[str, Any]: ...
-
-    def state_to_dict(self, state: Any) -> dict[str, Any]: ...
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> Any: ...
-
-    def join_command(self, combatant: Mapping[str, Any], now: float) -> Any:
-        """The command that brings one combatant (a dict as for `new_encounter`) into the
-        encounter, in any phase."""
-        ...
-
-    def visibility_command(
-        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
-    ) -> Any:
-        """GM: the command that hides a combatant from the players (or shows it), or reveals
-        its numbers to them (or hides them again)."""
-        ...
-
-    def command_actor(self, command: Any) -> str | None:
-        """The combatant a command acts for (authorise its controller), None if GM-only."""
-        ...
-
-    def command_targets(self, command: Any) -> tuple[str, ...]:
-        """The other combatants a command names (a player may not name one they cannot see)."""
-        ...
-
-    def gm_judged_fields(self, command: Any) -> list[str]:
-        """Names of fields set in this command that only the GM may set (a player's command
-        with any of them is refused by the table)."""
-        ...
-
-    def needs_fresh_state(self, command: Any) -> bool:
-        """Whether the command must be refused when sent from a view older than the log's head."""
-        ...
-
-    def next_deadline(self, state: Any) -> float | None:
-        """The earliest deadline waiting in the state (epoch seconds: a prompt, a timer), None
-        if nothing waits."""
-        ...
-
-    def expire_command(self, now: float) -> Any:
-        """The command that resolves everything whose deadline passed at `now`."""
-        ...
-
-    def resume(self, state: Any, *, paused_at: float, now: float, minimum: float) -> list[Any]:
-        """Events that restart the deadlines of a state an undo brought back: each gets the
-        time it had left at `paused_at` (when the log moved on from this state), at least
-        `minimum` seconds, counted from `now` (none when nothing waits). The undo's entry
-        holds them, so a replay gives the same deadlines."""
-        ...
-
-    # --- the live table -----------------------------------------------------------------------
-
-    def table_view(self, state: Any) -> TableView:
-        """The phase, the order and every seat with its numbers, as the GM sees them."""
-        ...
+        raise NotImplementedError
 
     def describe(self, state: Any, event: Any) -> LogLine | None:
         """The log line for an event, told against the state BEFORE it (None: bookkeeping)."""
-        ...
+        raise NotImplementedError
+
+    def table_view(self, state: Any) -> TableView:
+        """The phase, the order and every seat with its numbers, as the GM sees them."""
+        raise NotImplementedError
 
     # Each panel fills the ruleset's partial of the same name under
     # templates/combat/rulesets/<key>/ (turn.html, seat.html, gm_panel.html, gm_seat.html):
@@ -635,19 +577,156 @@ class Ruleset(Protocol):
 
     def turn_panel(self, state: Any, actor_id: str, visible: frozenset[str]) -> Panel:
         """What the acting viewer may do in `actor_id`'s turn (or before the fight)."""
-        ...
-
-    def seat_panel(self, state: Any, seat_id: str, visible: frozenset[str]) -> Panel:
-        """Extras on a player's own card (what they may do outside their turn)."""
-        ...
+        raise NotImplementedError
 
     def gm_panel(self, state: Any) -> Panel:
         """The GM's controls of the whole fight (start, end, the GM's own roll)."""
-        ...
+        raise NotImplementedError
+
+    # --- the sheet and the settings: defaults ---------------------------------------------
+
+    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
+        return ()
+
+    def derived_values(
+        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+    ) -> list[DerivedValue]:
+        return []
+
+    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
+        """The equipment lists of a sheet: the editor, the validator and the sheet page."""
+        return ()
+
+    def settings_groups(self) -> tuple[SettingsGroup, ...]:
+        """The GM's table-settings form, grouped (settings left out appear under "Inne")."""
+        return ()
+
+    def default_settings(self) -> dict[str, Any]:
+        return {} if self.settings is None else dict(self.settings().to_dict())
+
+    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The settings as stored; ValueError naming what is wrong."""
+        if self.settings is None:
+            if data:
+                raise ValueError(f"unknown settings: {', '.join(sorted(data))}")
+            return {}
+        return dict(self.settings.from_dict(dict(data)).to_dict())  # type: ignore[attr-defined]
+
+    # --- records: the JSON round trips and the replay -------------------------------------
+
+    @cached_property
+    def codec(self) -> RulesetCodec[Any, Any, Any]:
+        return RulesetCodec(
+            commands={c.type_key: c for c in self.commands},  # type: ignore[attr-defined]
+            events={e.type_key: e for e in self.events},  # type: ignore[attr-defined]
+            state=self.state,
+            records=() if self.settings is None else (self.settings,),
+        )
+
+    def command_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """Parse a command (has a "type" key); ValueError with a clear message when bad."""
+        return self.codec.command_from_dict(data)
+
+    def command_to_dict(self, command: Any) -> dict[str, Any]:
+        return self.codec.command_to_dict(command)
+
+    def event_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return self.codec.event_from_dict(data)
+
+    def event_to_dict(self, event: Any) -> dict[str, Any]:
+        return self.codec.event_to_dict(event)
+
+    def state_to_dict(self, state: Any) -> dict[str, Any]:
+        return self.codec.state_to_dict(state)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return self.codec.state_from_dict(data)
+
+    def replay(self, initial: Any, events: Iterable[Any]) -> Any:
+        """Fold events onto the initial state."""
+        state = initial
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    # --- who may send a command -----------------------------------------------------------
+
+    def command_actor(self, command: Any) -> str | None:
+        """The combatant a command acts for (authorise its controller), None if GM-only."""
+        return None if getattr(command, "gm_only", False) else getattr(command, "actor", None)
+
+    def command_targets(self, command: Any) -> tuple[str, ...]:
+        """The other combatants a command names (a player may not name one they cannot see)."""
+        named: list[str] = []
+        for name in self.target_fields:
+            value = getattr(command, name, None)
+            named += [value] if isinstance(value, str) else list(value or ())
+        return tuple(named)
+
+    def gm_judged_fields(self, command: Any) -> list[str]:
+        """Names of fields set in this command that only the GM may set (a player's command
+        with any of them is refused by the table): those of `gm_judged` given a value other
+        than their default (or required ones)."""
+        judged = self.gm_judged.get(command.type_key, ())
+        if not judged:
+            return []
+        fields = {f.name: f for f in dataclass_fields(command)}
+        return [
+            name
+            for name in judged
+            if fields[name].default is MISSING or getattr(command, name) != fields[name].default
+        ]
+
+    def needs_fresh_state(self, command: Any) -> bool:
+        """Whether the command must be refused when sent from a view older than the log's head."""
+        return command.type_key in self.fresh_state
+
+    # --- the GM's shared commands, found by their type keys -------------------------------
+
+    def command_type(self, type_key: str) -> Any:
+        return self.codec.commands[type_key]
+
+    def join_command(self, combatant: Mapping[str, Any], now: float) -> Any:
+        """The command that brings one combatant (a dict as for `new_encounter`) into the
+        encounter, in any phase."""
+        return self.command_type("join_combat")(combatant=canonical(combatant), now=now)
+
+    def visibility_command(
+        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
+    ) -> Any:
+        """GM: the command that hides a combatant from the players (or shows it), or reveals
+        its numbers to them (or hides them again)."""
+        if hidden is not None:
+            return self.command_type("set_hidden")(target=target, hidden=hidden)
+        return self.command_type("reveal_stats")(target=target, revealed=bool(revealed))
+
+    # --- deadlines: none unless the system keeps some -------------------------------------
+
+    def next_deadline(self, state: Any) -> float | None:
+        """The earliest deadline waiting in the state (epoch seconds: a prompt, a timer), None
+        if nothing waits."""
+        return None
+
+    def expire_command(self, now: float) -> Any:
+        """The command that resolves everything whose deadline passed at `now`."""
+        return self.command_type("expire")(now=now)
+
+    def resume(self, state: Any, *, paused_at: float, now: float, minimum: float) -> list[Any]:
+        """Events that restart the deadlines of a state an undo brought back: each gets the
+        time it had left at `paused_at` (when the log moved on from this state), at least
+        `minimum` seconds, counted from `now` (none when nothing waits). The undo's entry
+        holds them, so a replay gives the same deadlines."""
+        return []
+
+    # --- panels a system may leave out ----------------------------------------------------
+
+    def seat_panel(self, state: Any, seat_id: str, visible: frozenset[str]) -> Panel:
+        """Extras on a player's own card (what they may do outside their turn)."""
+        return None
 
     def gm_seat_panel(self, state: Any, seat_id: str) -> Panel:
         """The GM's controls of one seat (its numbers, conditions, initiative)."""
-        ...
+        return None
 
 
 # --- capabilities: what a ruleset may offer beyond the core -----------------------------------

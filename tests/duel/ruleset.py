@@ -17,6 +17,7 @@ from combat.rules.base import (
     MapSpec,
     PromptView,
     RouteView,
+    Ruleset,
     StatSpec,
     TableView,
     gettext_noop,
@@ -41,7 +42,7 @@ from tests.duel.model import (
 FRESH_STATE_COMMANDS = frozenset({"start_round", "end_turn", "end_fight"})
 
 
-class DuelRuleset:
+class DuelRuleset(Ruleset):
     key = "duel"
     label = "Pojedynek"
 

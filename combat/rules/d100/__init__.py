@@ -21,6 +21,7 @@ from combat.rules.base import (
     OddsView,
     PromptView,
     RouteView,
+    Ruleset,
     StatSpec,
     TableView,
 )
@@ -35,8 +36,8 @@ from combat.rules.d100 import (
     prompts,
     table,
 )
-from combat.rules.d100.commands import Command, GMRoll
-from combat.rules.d100.events import Event
+from combat.rules.d100.commands import COMMANDS, Command, GMRoll, Post
+from combat.rules.d100.events import EVENTS, Event
 from combat.rules.d100.settings import D100Settings
 from combat.rules.d100.sheet import flattened, sheet_problems
 from combat.rules.d100.state import EncounterState
@@ -46,9 +47,19 @@ if TYPE_CHECKING:
     from combat.rules.schema import SettingsGroup, SheetSection
 
 
-class D100Ruleset:
+class D100Ruleset(Ruleset):
     key = "d100"
     label = "Kroniki Fallathanu (k100)"
+    commands = tuple(COMMANDS.values())
+    events = tuple(EVENTS.values())
+    state = EncounterState
+    settings = D100Settings
+    codec = codec.CODEC
+    fresh_state = frozenset(
+        {"start_combat", "end_turn", "end_combat", "resolve_turn", "set_pace", "set_order"}
+    )
+    gm_judged = {"post": ("by_gm",)}  # a post the GM writes for a player
+    target_fields = ("target", "order")
 
     # --- the sheet ------------------------------------------------------------------------
 
@@ -57,12 +68,6 @@ class D100Ruleset:
 
     def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         return derived.skill_specs(settings)
-
-    def default_settings(self) -> dict[str, Any]:
-        return D100Settings().to_dict()
-
-    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return D100Settings.from_dict(dict(data)).to_dict()
 
     def derived_values(
         self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
@@ -93,52 +98,15 @@ class D100Ruleset:
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         return engine.evolve(state, event)
 
-    def replay(self, initial: EncounterState, events: Iterable[Event]) -> EncounterState:
-        return engine.replay(initial, events)
-
-    def command_from_dict(self, data: Mapping[str, Any]) -> Command:
-        return codec.command_from_dict(data)
-
-    def command_to_dict(self, command: Command) -> dict[str, Any]:
-        return codec.command_to_dict(command)
-
-    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
-        return codec.event_from_dict(data)
-
-    def event_to_dict(self, event: Event) -> dict[str, Any]:
-        return codec.event_to_dict(event)
-
-    def state_to_dict(self, state: EncounterState) -> dict[str, Any]:
-        return codec.state_to_dict(state)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> EncounterState:
-        return codec.state_from_dict(data)
-
-    def join_command(self, combatant: Mapping[str, Any], now: float) -> Command:
-        return engine.join_command(combatant, now)
-
-    def visibility_command(
-        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
-    ) -> Command:
-        return engine.visibility_command(target, hidden=hidden, revealed=revealed)
-
-    def command_actor(self, command: Command) -> str | None:
-        return engine.command_actor(command)
-
     def command_targets(self, command: Command) -> tuple[str, ...]:
-        return engine.command_targets(command)
-
-    def gm_judged_fields(self, command: Command) -> list[str]:
-        return engine.gm_judged_fields(command)
-
-    def needs_fresh_state(self, command: Command) -> bool:
-        return engine.needs_fresh_state(command)
+        """The combatants a command names besides its actor (a target, a posted action's)."""
+        named = super().command_targets(command)
+        if isinstance(command, Post) and command.action.target:
+            return (*named, command.action.target)
+        return named
 
     def next_deadline(self, state: EncounterState) -> float | None:
         return engine.next_deadline(state)
-
-    def expire_command(self, now: float) -> Command:
-        return engine.expire_command(now)
 
     def resume(
         self, state: EncounterState, *, paused_at: float, now: float, minimum: float

@@ -16,31 +16,29 @@ from combat.rules.base import (
     OddsView,
     PromptView,
     RouteView,
+    Ruleset,
     RuleViolation,
     StatSpec,
     TableView,
     gettext_noop,
 )
-from combat.rules.codec import canonical
 from combat.rules.dice import RNG, pool_size
 from combat.rules.eleora import autoplay, engine, maps, narrate, prompts, simulate, space, table
 from combat.rules.eleora.attack import position_notes, weapon_profile
 from combat.rules.eleora.commands import (
+    COMMANDS,
     Command,
     DeclareAttack,
     EditMap,
     GMRoll,
-    JoinCombat,
     PlaceCombatant,
     ResolveExpired,
-    RevealStats,
-    SetHidden,
     command_from_dict,
     command_to_dict,
 )
 from combat.rules.eleora.engine import queries, setup
 from combat.rules.eleora.environment import improvised_modifier
-from combat.rules.eleora.events import Event, event_from_dict, event_to_dict
+from combat.rules.eleora.events import EVENTS, Event, event_from_dict, event_to_dict
 from combat.rules.eleora.forms import SETTINGS_GROUPS, SHEET_SECTIONS
 from combat.rules.eleora.odds import AttackOdds
 from combat.rules.eleora.settings import TableSettings
@@ -56,18 +54,22 @@ from combat.rules.eleora.sheet import (
 from combat.rules.eleora.state import GM, EncounterState, state_from_dict, state_to_dict
 from combat.rules.schema import SettingsGroup, SheetSection
 
-# Values a player must not set: the GM judges them (the document leaves them to the GM).
-GM_JUDGED: dict[str, tuple[str, ...]] = {
-    "declare_attack": ("screened",),
-    "move": ("difficulty", "fall_metres"),
-    "steer": ("difficulty",),
-}
-FRESH_STATE_COMMANDS = frozenset({"start_combat", "end_turn", "end_combat"})
 
-
-class EleoraRuleset:
+class EleoraRuleset(Ruleset):
     key = "eleora"
     label = "Opowieści Eleory"
+    commands = tuple(COMMANDS.values())
+    events = tuple(EVENTS.values())
+    state = EncounterState
+    settings = TableSettings
+    fresh_state = frozenset({"start_combat", "end_turn", "end_combat"})
+    # Values a player must not set: the GM judges them (the document leaves them to the GM).
+    gm_judged = {
+        "declare_attack": ("screened",),
+        "move": ("difficulty", "fall_metres"),
+        "steer": ("difficulty",),
+    }
+    target_fields = ("target", "ally", "targets")
 
     def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         s = TableSettings.from_dict(dict(settings or {}))
@@ -78,12 +80,6 @@ class EleoraRuleset:
     def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         s = TableSettings.from_dict(dict(settings or {}))
         return tuple(StatSpec(k, label, s.skill_min, s.skill_max) for k, label in SKILLS)
-
-    def default_settings(self) -> dict[str, Any]:
-        return TableSettings().to_dict()
-
-    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return TableSettings.from_dict(dict(data)).to_dict()
 
     def derived_values(
         self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
@@ -142,9 +138,6 @@ class EleoraRuleset:
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         return engine.evolve(state, event)
 
-    def replay(self, initial: EncounterState, events: Iterable[Event]) -> EncounterState:
-        return engine.replay(initial, events)
-
     def command_from_dict(self, data: Mapping[str, Any]) -> Command:
         return command_from_dict(data)
 
@@ -162,27 +155,6 @@ class EleoraRuleset:
 
     def state_from_dict(self, data: Mapping[str, Any]) -> EncounterState:
         return state_from_dict(data)
-
-    def command_actor(self, command: Command) -> str | None:
-        return None if command.gm_only else command.actor
-
-    def command_targets(self, command: Command) -> tuple[str, ...]:
-        """The combatants a command names besides its actor (a target, an ally, targets)."""
-        named: list[str] = []
-        for name in ("target", "ally", "targets"):
-            value = getattr(command, name, None)
-            named += [value] if isinstance(value, str) else list(value or ())
-        return tuple(named)
-
-    def join_command(self, combatant: Mapping[str, Any], now: float) -> JoinCombat:
-        return JoinCombat(actor=GM, combatant=canonical(combatant), now=now)
-
-    def visibility_command(
-        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
-    ) -> Command:
-        if hidden is not None:
-            return SetHidden(actor=GM, target=target, hidden=hidden)
-        return RevealStats(actor=GM, target=target, revealed=bool(revealed))
 
     def legal_actions(self, state: EncounterState, actor_id: str) -> list[LegalAction]:
         return queries.legal_actions(state, actor_id)
@@ -203,20 +175,6 @@ class EleoraRuleset:
         self, state: EncounterState, *, paused_at: float, now: float, minimum: float
     ) -> list[Event]:
         return prompts.resume(state, paused_at=paused_at, now=now, minimum=minimum)
-
-    def gm_judged_fields(self, command: Command) -> list[str]:
-        """Fields of a command only the GM may set (a difficulty, a fall, cover), when set."""
-        fields = {f.name: f for f in dataclasses.fields(command)}
-        return [
-            name
-            for name in GM_JUDGED.get(command.type_key, ())
-            if fields[name].default is dataclasses.MISSING
-            or getattr(command, name) != fields[name].default
-        ]
-
-    def needs_fresh_state(self, command: Command) -> bool:
-        """Commands that must not act on a view older than the log's head (a double "next")."""
-        return command.type_key in FRESH_STATE_COMMANDS
 
     def simulation_policies(self) -> list[tuple[str, str]]:
         return [

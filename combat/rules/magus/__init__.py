@@ -10,7 +10,6 @@ that hold the rules (`engine`), the records (`state`, `commands`, `events`, `cod
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +21,10 @@ from combat.rules.base import (
     OddsView,
     PromptView,
     RouteView,
+    Ruleset,
     StatSpec,
     TableView,
 )
-from combat.rules.codec import canonical
 from combat.rules.magus import (
     autoplay,
     codec,
@@ -38,23 +37,25 @@ from combat.rules.magus import (
     simulate,
     table,
 )
-from combat.rules.magus.commands import Command, Expire, JoinCombat, RevealStats, SetHidden
-from combat.rules.magus.events import Event
+from combat.rules.magus.commands import COMMANDS, Command
+from combat.rules.magus.events import EVENTS, Event
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.state import EncounterState
 
 if TYPE_CHECKING:
     from combat.rules.schema import SettingsGroup, SheetSection
 
-# Fields only the GM may set on a player's command (none today: the GM's own commands are
-# `gm_only` as a whole).
-GM_JUDGED: dict[str, tuple[str, ...]] = {}
-FRESH_STATE_COMMANDS = frozenset({"start_combat", "end_turn", "end_combat", "advance"})
 
-
-class MagusRuleset:
+class MagusRuleset(Ruleset):
     key = "magus"
     label = "Magus"
+    commands = tuple(COMMANDS.values())
+    events = tuple(EVENTS.values())
+    state = EncounterState
+    settings = MagusSettings
+    codec = codec.CODEC
+    fresh_state = frozenset({"start_combat", "end_turn", "end_combat", "advance"})
+    target_fields = ("target", "targets", "surprised", "mount", "sneakers", "unaware")
 
     # --- the sheet ------------------------------------------------------------------------
 
@@ -63,12 +64,6 @@ class MagusRuleset:
 
     def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         return derived.skill_specs(settings)
-
-    def default_settings(self) -> dict[str, Any]:
-        return MagusSettings().to_dict()
-
-    def validate_settings(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return MagusSettings.from_dict(dict(data)).to_dict()
 
     def derived_values(
         self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
@@ -94,64 +89,8 @@ class MagusRuleset:
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         return engine.evolve(state, event)
 
-    def replay(self, initial: EncounterState, events: Iterable[Event]) -> EncounterState:
-        return engine.replay(initial, events)
-
-    def command_from_dict(self, data: Mapping[str, Any]) -> Command:
-        return codec.command_from_dict(data)
-
-    def command_to_dict(self, command: Command) -> dict[str, Any]:
-        return codec.command_to_dict(command)
-
-    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
-        return codec.event_from_dict(data)
-
-    def event_to_dict(self, event: Event) -> dict[str, Any]:
-        return codec.event_to_dict(event)
-
-    def state_to_dict(self, state: EncounterState) -> dict[str, Any]:
-        return codec.state_to_dict(state)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> EncounterState:
-        return codec.state_from_dict(data)
-
-    def join_command(self, combatant: Mapping[str, Any], now: float) -> Command:
-        return JoinCombat(combatant=canonical(combatant), now=now)
-
-    def visibility_command(
-        self, target: str, *, hidden: bool | None = None, revealed: bool | None = None
-    ) -> Command:
-        if hidden is not None:
-            return SetHidden(target=target, hidden=hidden)
-        return RevealStats(target=target, revealed=bool(revealed))
-
-    def command_actor(self, command: Command) -> str | None:
-        return None if command.gm_only else command.actor
-
-    def command_targets(self, command: Command) -> tuple[str, ...]:
-        """The combatants a command names besides its actor (a target, several targets)."""
-        named: list[str] = []
-        for name in ("target", "targets", "surprised", "mount", "sneakers", "unaware"):
-            value = getattr(command, name, None)
-            named += [value] if isinstance(value, str) else list(value or ())
-        return tuple(named)
-
-    def gm_judged_fields(self, command: Command) -> list[str]:
-        fields = {f.name: f for f in dataclasses.fields(command)}
-        return [
-            name
-            for name in GM_JUDGED.get(command.type_key, ())
-            if getattr(command, name) != fields[name].default
-        ]
-
-    def needs_fresh_state(self, command: Command) -> bool:
-        return command.type_key in FRESH_STATE_COMMANDS
-
     def next_deadline(self, state: EncounterState) -> float | None:
         return engine.next_deadline(state)
-
-    def expire_command(self, now: float) -> Command:
-        return Expire(now=now)
 
     def resume(
         self, state: EncounterState, *, paused_at: float, now: float, minimum: float

@@ -13,14 +13,14 @@ from combat.rules.magus.events import EVENTS, Event
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.state import EncounterState
 
-_CODEC: RulesetCodec[Command, Event, EncounterState] = RulesetCodec(
+CODEC: RulesetCodec[Command, Event, EncounterState] = RulesetCodec(
     commands=COMMANDS, events=EVENTS, state=EncounterState, records=(MagusSettings,)
 )
-command_to_dict = _CODEC.command_to_dict
-command_from_dict = _CODEC.command_from_dict
-event_to_dict = _CODEC.event_to_dict
-event_from_dict = _CODEC.event_from_dict
-state_to_dict = _CODEC.state_to_dict
-state_from_dict = _CODEC.state_from_dict
-to_data = _CODEC.to_data
-from_data = _CODEC.from_data
+command_to_dict = CODEC.command_to_dict
+command_from_dict = CODEC.command_from_dict
+event_to_dict = CODEC.event_to_dict
+event_from_dict = CODEC.event_from_dict
+state_to_dict = CODEC.state_to_dict
+state_from_dict = CODEC.state_from_dict
+to_data = CODEC.to_data
+from_data = CODEC.from_data

@@ -13,13 +13,8 @@ on a combatant). This module also answers what the `Ruleset` protocol asks of th
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-from typing import Any
-
 from combat.rules import naming
 from combat.rules.base import RNG, RuleViolation, gettext_noop
-from combat.rules.codec import canonical
 from combat.rules.d100.commands import (
     AddCondition,
     Attack,
@@ -77,14 +72,9 @@ __all__ = [
     "visibility_command",
 ]
 
+
 # Fields only the GM may set on a combatant's command (the table refuses a player's command
 # that sets any of them away from its default).
-GM_JUDGED: dict[str, tuple[str, ...]] = {"post": ("by_gm",)}
-FRESH_STATE_COMMANDS = frozenset(
-    {"start_combat", "end_turn", "end_combat", "resolve_turn", "set_pace", "set_order"}
-)
-
-
 def decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:
     """The events of one command (and what follows by itself), or RuleViolation."""
     events = _decide(state, command, rng)
@@ -189,10 +179,6 @@ def next_deadline(state: EncounterState) -> float | None:
     return min(found, default=None)
 
 
-def expire_command(now: float) -> Command:
-    return Expire(now=now)
-
-
 def resume(state: EncounterState, *, paused_at: float, now: float, minimum: float) -> list[Event]:
     """Every waiting deadline gets the time it had left at `paused_at` (at least `minimum`)."""
     if state.stage != "running":
@@ -203,44 +189,3 @@ def resume(state: EncounterState, *, paused_at: float, now: float, minimum: floa
     if deadline is None and not prompts:
         return []
     return [DeadlinesMoved(deadline=deadline, prompts=prompts)]
-
-
-def command_actor(command: Command) -> str | None:
-    """The combatant a command acts for (authorise its controller), None if GM-only."""
-    return None if command.gm_only else command.actor
-
-
-def command_targets(command: Command) -> tuple[str, ...]:
-    """The combatants a command names besides its actor (a target, a posted action's)."""
-    named: list[str] = []
-    for name in ("target", "order"):
-        value = getattr(command, name, None)
-        named += [value] if isinstance(value, str) else list(value or ())
-    if isinstance(command, Post) and command.action.target:
-        named.append(command.action.target)
-    return tuple(named)
-
-
-def gm_judged_fields(command: Command) -> list[str]:
-    fields = {f.name: f for f in dataclasses.fields(command)}
-    return [
-        name
-        for name in GM_JUDGED.get(command.type_key, ())
-        if getattr(command, name) != fields[name].default
-    ]
-
-
-def needs_fresh_state(command: Command) -> bool:
-    return command.type_key in FRESH_STATE_COMMANDS
-
-
-def join_command(combatant_data: Mapping[str, Any], now: float) -> Command:
-    return JoinCombat(combatant=canonical(combatant_data), now=now)
-
-
-def visibility_command(
-    target: str, *, hidden: bool | None = None, revealed: bool | None = None
-) -> Command:
-    if hidden is not None:
-        return SetHidden(target=target, hidden=hidden)
-    return RevealStats(target=target, revealed=bool(revealed))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from combat.rules.base import RuleViolation
-from combat.rules.d100 import engine
+from combat.rules.d100 import RULESET, engine
 from combat.rules.d100.commands import (
     AddCondition,
     Attack,
@@ -226,7 +226,7 @@ def test_next_deadline_is_the_earliest_prompt_or_the_open_post_turn() -> None:
     assert engine.next_deadline(table.state) is None
     table.do(Attack(actor="ala", target="ork", now=100))
     assert engine.next_deadline(table.state) == 130
-    assert engine.expire_command(131) == Expire(now=131)
+    assert RULESET.expire_command(131) == Expire(now=131)
 
 
 def test_resume_gives_each_deadline_the_time_it_had_left() -> None:
@@ -247,30 +247,30 @@ def test_resume_gives_each_deadline_the_time_it_had_left() -> None:
 
 
 def test_who_a_command_acts_for_and_names() -> None:
-    assert engine.command_actor(Attack(actor="ala", target="ork")) == "ala"
-    assert engine.command_actor(Damage(target="ork")) is None
-    assert engine.command_targets(Attack(actor="ala", target="ork")) == ("ork",)
-    assert engine.command_targets(Cast(actor="ala", spell=0)) == ()
-    assert engine.command_targets(SetOrder(order=("a", "b"))) == ("a", "b")
+    assert RULESET.command_actor(Attack(actor="ala", target="ork")) == "ala"
+    assert RULESET.command_actor(Damage(target="ork")) is None
+    assert RULESET.command_targets(Attack(actor="ala", target="ork")) == ("ork",)
+    assert RULESET.command_targets(Cast(actor="ala", spell=0)) == ()
+    assert RULESET.command_targets(SetOrder(order=("a", "b"))) == ("a", "b")
     post = Post(actor="ala", action=Action(kind="attack", target="ork"))
-    assert engine.command_targets(post) == ("ork",)
-    assert engine.gm_judged_fields(post) == []
-    assert engine.gm_judged_fields(Post(actor="ala", by_gm=True)) == ["by_gm"]
-    assert engine.gm_judged_fields(EndTurn(actor="ala")) == []
-    assert engine.needs_fresh_state(ResolveTurn())
-    assert not engine.needs_fresh_state(Attack(actor="ala", target="ork"))
+    assert RULESET.command_targets(post) == ("ork",)
+    assert RULESET.gm_judged_fields(post) == []
+    assert RULESET.gm_judged_fields(Post(actor="ala", by_gm=True)) == ["by_gm"]
+    assert RULESET.gm_judged_fields(EndTurn(actor="ala")) == []
+    assert RULESET.needs_fresh_state(ResolveTurn())
+    assert not RULESET.needs_fresh_state(Attack(actor="ala", target="ork"))
 
 
 def test_join_and_visibility_commands() -> None:
-    join = engine.join_command(fighter("x", "b"), 5.0)
+    join = RULESET.join_command(fighter("x", "b"), 5.0)
     assert isinstance(join, JoinCombat) and join.now == 5.0
-    assert engine.visibility_command("x", hidden=True) == SetHidden(target="x", hidden=True)
-    assert engine.visibility_command("x", revealed=True) == RevealStats(target="x", revealed=True)
+    assert RULESET.visibility_command("x", hidden=True) == SetHidden(target="x", hidden=True)
+    assert RULESET.visibility_command("x", revealed=True) == RevealStats(target="x", revealed=True)
 
 
 def test_a_combatant_joining_a_running_fight() -> None:
     table = fight()
-    events = table.do(engine.join_command(fighter("wolf", "b", zwinnosc=90), 1.0))
+    events = table.do(RULESET.join_command(fighter("wolf", "b", zwinnosc=90), 1.0))
     assert kinds(events) == ["joined"] and table.state.order[-1] == "wolf"
 
 

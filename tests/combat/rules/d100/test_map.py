@@ -153,7 +153,7 @@ def test_the_gm_places_tokens_in_any_phase() -> None:
     table.do(PlaceCombatant(target="c", to=None))
     assert table.c["c"].position is None
     assert narrate.describe(table.state, Placed("c", None)).actors == ("c",)  # type: ignore[union-attr]
-    assert engine.command_targets(PlaceCombatant(target="c", to=None)) == ("c",)
+    assert RULESET.command_targets(PlaceCombatant(target="c", to=None)) == ("c",)
 
 
 def test_placing_refuses_off_the_map_walls_obstacles_and_taken_fields() -> None:
@@ -325,7 +325,7 @@ def test_by_post_a_seat_done_or_a_closed_turn_may_not_move() -> None:
     table = fight(pace="post")
     lay(table, "A . .\nC . B")
     table.start(now=0.0)
-    table.do(engine.expire_command(table.state.deadline + 1))  # type: ignore[operator]
+    table.do(RULESET.expire_command(table.state.deadline + 1))  # type: ignore[operator]
     assert table.state.closed
     refused(table, Move(actor="a", path=((1, 0),), now=0.0), "po_terminie")
     table2 = fight(pace="post")

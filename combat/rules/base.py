@@ -2,10 +2,11 @@
 
 A ruleset describes a character sheet (attributes, skills, equipment, derived values) and runs
 encounters. `Ruleset` is the kernel every ruleset subclasses (eight methods of its own, defaults
-for the rest); `Prompts`, `Odds`, `Simulator` and `Autoplay` are capabilities a ruleset may add (`prompts_of(rules)` and the like tell whether it
-has one), and the table shows a capability's UI only where it exists. The table renders the
-ruleset-neutral records defined here (`TableView`, `SeatView`, `RollView`, `OddsView`, …); what
-only one system shows lives in that ruleset's partials, filled by its `*_panel` methods.
+for the rest); `Prompts`, `Odds`, `Simulator` and `Autoplay` are capabilities a ruleset may add
+(`prompts_of(rules)` and the like tell whether it has one), and the table shows a capability's
+UI only where it exists. The table renders the ruleset-neutral records defined here
+(`TableView`, `SeatView`, `RollView`, `OddsView`, …); what only one system shows lives in that
+ruleset's partials, filled by its `*_panel` methods.
 
 This module imports nothing of the project at run time but the shared codec: the rulesets
 import it, and `registry` lists them.

@@ -131,7 +131,7 @@ def _prompt(state: EncounterState, prompt_id: str) -> Prompt:
     return prompt
 
 
-def prompt_command(state: EncounterState, prompt_id: str, option: str, now: float) -> Defend:
+def prompt_command(state: EncounterState, prompt_id: str, option: str, now: float = 0.0) -> Defend:
     """The answer to a prompt with one of its offered options."""
     prompt = _prompt(state, prompt_id)
     if option not in {key for key, _t, _p in option_templates(state, prompt)}:

@@ -1,30 +1,16 @@
 """Magus (Earthdawn-derived): steps, open-ended action dice, success levels, and the encounter
 engine with declarations, initiative every round and exact odds.
 
-`MagusRuleset` implements the core `Ruleset` protocol and the `Prompts`, `Odds` and
-`BattleMaps` capabilities of `combat.rules.base`; every method is a thin call into the modules
-that hold the rules (`engine`), the records (`state`, `commands`, `events`, `codec`), the log
-(`narrate`), the prompts and odds (`prompts`), the table's view (`table`) and the battle map
-(`maps`).
+`MagusRuleset` subclasses the `Ruleset` kernel and adds the `Prompts`, `Odds`, `Simulator`,
+`Autoplay` and `BattleMaps` capabilities of `combat.rules.base`; each method is a function of
+the module that holds that part: the rules (`engine`), the records (`state`, `commands`,
+`events`, `codec`), the log (`narrate`), the prompts and odds (`prompts`), the table's view
+(`table`) and the battle map (`maps`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-from combat.rules.base import (
-    RNG,
-    DerivedValue,
-    LogLine,
-    MapSpec,
-    OddsView,
-    PromptView,
-    RouteView,
-    Ruleset,
-    StatSpec,
-    TableView,
-)
+from combat.rules.base import Ruleset
 from combat.rules.magus import (
     autoplay,
     codec,
@@ -37,13 +23,10 @@ from combat.rules.magus import (
     simulate,
     table,
 )
-from combat.rules.magus.commands import COMMANDS, Command
-from combat.rules.magus.events import EVENTS, Event
+from combat.rules.magus.commands import COMMANDS
+from combat.rules.magus.events import EVENTS
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.state import EncounterState
-
-if TYPE_CHECKING:
-    from combat.rules.schema import SettingsGroup, SheetSection
 
 
 class MagusRuleset(Ruleset):
@@ -59,80 +42,34 @@ class MagusRuleset(Ruleset):
 
     # --- the sheet ------------------------------------------------------------------------
 
-    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        return derived.attribute_specs(settings)
-
-    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        return derived.skill_specs(settings)
-
-    def derived_values(
-        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
-    ) -> list[DerivedValue]:
-        return derived.derived_values(sheet, settings)
-
-    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
-        return forms.sheet_sections(settings)
-
-    def settings_groups(self) -> tuple[SettingsGroup, ...]:
-        return forms.settings_groups()
+    attributes = staticmethod(derived.attribute_specs)
+    skills = staticmethod(derived.skill_specs)
+    derived_values = staticmethod(derived.derived_values)
+    sheet_sections = staticmethod(forms.sheet_sections)
+    settings_groups = staticmethod(forms.settings_groups)
 
     # --- encounters -----------------------------------------------------------------------
 
-    def new_encounter(
-        self, settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
-    ) -> EncounterState:
-        return engine.new_encounter(settings, combatants)
-
-    def decide(self, state: EncounterState, command: Command, rng: RNG) -> list[Event]:
-        return engine.decide(state, command, rng)
-
-    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        return engine.evolve(state, event)
-
-    def next_deadline(self, state: EncounterState) -> float | None:
-        return engine.next_deadline(state)
-
-    def resume(
-        self, state: EncounterState, *, paused_at: float, now: float, minimum: float
-    ) -> list[Event]:
-        return engine.resume(state, paused_at=paused_at, now=now, minimum=minimum)
+    new_encounter = staticmethod(engine.new_encounter)
+    decide = staticmethod(engine.decide)
+    evolve = staticmethod(engine.evolve)
+    next_deadline = staticmethod(engine.next_deadline)
+    resume = staticmethod(engine.resume)
 
     # --- the live table -------------------------------------------------------------------
 
-    def table_view(self, state: EncounterState) -> TableView:
-        return table.table_view(state)
-
-    def describe(self, state: EncounterState, event: Event) -> LogLine | None:
-        return narrate.describe(state, event)
-
-    def turn_panel(
-        self, state: EncounterState, actor_id: str, visible: frozenset[str]
-    ) -> table.TurnPanel | None:
-        return table.turn_panel(state, actor_id, visible)
-
-    def seat_panel(
-        self, state: EncounterState, seat_id: str, visible: frozenset[str]
-    ) -> table.SeatPanel | None:
-        return table.seat_panel(state, seat_id, visible)
-
-    def gm_panel(self, state: EncounterState) -> table.GMPanel | None:
-        return table.gm_panel(state)
-
-    def gm_seat_panel(self, state: EncounterState, seat_id: str) -> table.GMSeatPanel | None:
-        return table.gm_seat_panel(state, seat_id)
+    table_view = staticmethod(table.table_view)
+    describe = staticmethod(narrate.describe)
+    turn_panel = staticmethod(table.turn_panel)
+    seat_panel = staticmethod(table.seat_panel)
+    gm_panel = staticmethod(table.gm_panel)
+    gm_seat_panel = staticmethod(table.gm_seat_panel)
 
     # --- Prompts --------------------------------------------------------------------------
 
-    def open_prompts(self, state: EncounterState) -> list[PromptView]:
-        return prompts.open_prompts(state)
-
-    def prompt_command(
-        self, state: EncounterState, prompt_id: str, option: str, now: float = 0.0
-    ) -> Command:
-        return prompts.prompt_command(state, prompt_id, option, now)
-
-    def prompt_panel(self, state: EncounterState, prompt_id: str) -> prompts.PromptPanel | None:
-        return prompts.prompt_panel(state, prompt_id)
+    open_prompts = staticmethod(prompts.open_prompts)
+    prompt_command = staticmethod(prompts.prompt_command)
+    prompt_panel = staticmethod(prompts.prompt_panel)
 
     def reaction_policies(self) -> list[tuple[str, str]]:
         return list(prompts.POLICIES)
@@ -140,70 +77,34 @@ class MagusRuleset(Ruleset):
     def default_policy(self, state: EncounterState) -> str:
         return state.settings.npc_default_policy
 
-    def auto_answer(
-        self, state: EncounterState, prompt_id: str, policy: str, now: float
-    ) -> Command | None:
-        return prompts.auto_answer(state, prompt_id, policy, now)
+    auto_answer = staticmethod(prompts.auto_answer)
 
     # --- Odds -----------------------------------------------------------------------------
 
-    def preview_odds(self, state: EncounterState, command: Command) -> OddsView:
-        return prompts.preview_odds(state, command)
-
-    def answer_odds(self, state: EncounterState, prompt_id: str) -> OddsView | None:
-        return prompts.answer_odds(state, prompt_id)
+    preview_odds = staticmethod(prompts.preview_odds)
+    answer_odds = staticmethod(prompts.answer_odds)
 
     # --- BattleMaps -----------------------------------------------------------------------
 
-    def map_spec(self) -> MapSpec:
-        return maps.map_spec()
-
-    def battle_map(self, state: EncounterState) -> Any:
-        return maps.battle_map(state)
-
-    def map_command(self, edit: Any, now: float) -> Command:
-        return maps.map_command(edit, now)
-
-    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> Command:
-        return maps.place_command(seat, to, now)
-
-    def route(
-        self,
-        state: EncounterState,
-        actor: str,
-        to: tuple[int, int],
-        mode: str,
-        now: float,
-        *,
-        unseen: Iterable[str] = (),
-    ) -> RouteView:
-        return maps.route(state, actor, to, mode, now, unseen=unseen)
+    map_spec = staticmethod(maps.map_spec)
+    battle_map = staticmethod(maps.battle_map)
+    map_command = staticmethod(maps.map_command)
+    place_command = staticmethod(maps.place_command)
+    route = staticmethod(maps.route)
 
     # --- Simulator ------------------------------------------------------------------------
 
     def simulation_policies(self) -> list[tuple[str, str]]:
         return list(simulate.POLICIES)
 
-    def simulate(
-        self,
-        settings: Mapping[str, Any] | None,
-        combatants: Sequence[Mapping[str, Any]],
-        *,
-        runs: int,
-        seed: int,
-        policy: str,
-    ) -> simulate.SimulationResult:
-        return simulate.simulate(settings, combatants, runs=runs, seed=seed, policy=policy)
+    simulate = staticmethod(simulate.simulate)
 
     # --- Autoplay -------------------------------------------------------------------------
 
     def autoplay_policies(self) -> list[tuple[str, str]]:
         return list(autoplay.POLICIES)
 
-    def autoplay_command(
-        self, state: EncounterState, actor_id: str, policy: str, now: float
-    ) -> Command | None:
-        return autoplay.next_command(state, actor_id, policy, now)
+    autoplay_command = staticmethod(autoplay.next_command)
 
 
 RULESET = MagusRuleset()

@@ -123,22 +123,21 @@ def _explained(key: str, label: str, value: int, text: Any) -> DerivedValue:
 
 
 def derived_values(
-    sheet_data: Mapping[str, Any], settings: Mapping[str, Any] | MagusSettings | None = None
+    sheet: Mapping[str, Any], settings: Mapping[str, Any] | MagusSettings | None = None
 ) -> list[DerivedValue]:
     """Every value the sheet page explains: talent tests, Initiative, each weapon's damage and
     each spell's effect, armour with and without the shield, the recorded defences and ratings,
     recovery and movement."""
-    s = settings_of(settings)
-    sheet = Sheet.from_dict(sheet_data)
+    s, read = settings_of(settings), Sheet.from_dict(sheet)
     return [
-        *_talent_tests(sheet, s),
-        _initiative(sheet, s),
-        *(_weapon_damage(sheet, index, weapon, s) for index, weapon in enumerate(sheet.weapons)),
-        *(_spell(sheet, index, s) for index in range(len(sheet.spells))),
-        *_armour(sheet, s.shield_raises_penetration),
-        *_recorded(sheet),
-        *_recovery(sheet, s),
-        *_movement(sheet),
+        *_talent_tests(read, s),
+        _initiative(read, s),
+        *(_weapon_damage(read, index, weapon, s) for index, weapon in enumerate(read.weapons)),
+        *(_spell(read, index, s) for index in range(len(read.spells))),
+        *_armour(read, s.shield_raises_penetration),
+        *_recorded(read),
+        *_recovery(read, s),
+        *_movement(read),
     ]
 
 

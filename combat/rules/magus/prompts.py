@@ -82,7 +82,7 @@ def open_prompts(state: EncounterState) -> list[PromptView]:
     return [prompt_view(state, p) for p in state.prompts]
 
 
-def prompt_command(state: EncounterState, prompt_id: str, option: str, now: float) -> Answer:
+def prompt_command(state: EncounterState, prompt_id: str, option: str, now: float = 0.0) -> Answer:
     prompt = state.prompt(prompt_id)
     if prompt is None:
         raise RuleViolation(

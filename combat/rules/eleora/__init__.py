@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from combat.rules import battlemap
 from combat.rules.base import (
-    Badge,
-    DerivedValue,
-    LegalAction,
-    LogLine,
     MapSpec,
     OddsView,
-    PromptView,
-    RouteView,
     Ruleset,
     RuleViolation,
-    StatSpec,
-    TableView,
     gettext_noop,
 )
-from combat.rules.dice import RNG, pool_size
-from combat.rules.eleora import autoplay, engine, maps, narrate, prompts, simulate, space, table
+from combat.rules.eleora import (
+    autoplay,
+    derived,
+    engine,
+    maps,
+    narrate,
+    prompts,
+    simulate,
+    space,
+    table,
+)
 from combat.rules.eleora.attack import position_notes, weapon_profile
 from combat.rules.eleora.commands import (
     COMMANDS,
@@ -37,20 +38,9 @@ from combat.rules.eleora.commands import (
     command_to_dict,
 )
 from combat.rules.eleora.engine import queries, setup
-from combat.rules.eleora.environment import improvised_modifier
 from combat.rules.eleora.events import EVENTS, Event, event_from_dict, event_to_dict
 from combat.rules.eleora.forms import SETTINGS_GROUPS, SHEET_SECTIONS
-from combat.rules.eleora.odds import AttackOdds
 from combat.rules.eleora.settings import TableSettings
-from combat.rules.eleora.sheet import (
-    ATTRIBUTES,
-    SKILLS,
-    Sheet,
-    Weapon,
-    attack_base,
-    derive,
-    sheet_from_dict,
-)
 from combat.rules.eleora.state import GM, EncounterState, state_from_dict, state_to_dict
 from combat.rules.schema import SettingsGroup, SheetSection
 
@@ -71,51 +61,9 @@ class EleoraRuleset(Ruleset):
     }
     target_fields = ("target", "ally", "targets")
 
-    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        s = TableSettings.from_dict(dict(settings or {}))
-        return tuple(
-            StatSpec(k, label, s.attribute_min, s.attribute_max) for k, label in ATTRIBUTES
-        )
-
-    def skills(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
-        s = TableSettings.from_dict(dict(settings or {}))
-        return tuple(StatSpec(k, label, s.skill_min, s.skill_max) for k, label in SKILLS)
-
-    def derived_values(
-        self, sheet: Mapping[str, Any], settings: Mapping[str, Any] | None = None
-    ) -> list[DerivedValue]:
-        s = TableSettings.from_dict(dict(settings or {}))
-        parsed = sheet_from_dict(sheet)
-        d = derive(parsed, s)
-        armour_bonus = d.obrona - parsed.attribute("zrecznosc") - parsed.attribute("intuicja")
-        return [
-            DerivedValue.explained(
-                "obrona",
-                gettext_noop("Obrona"),
-                d.obrona,
-                gettext_noop("Zręczność %(zr)s + Intuicja %(int)s + pancerz %(armour)s"),
-                zr=parsed.attribute("zrecznosc"),
-                int=parsed.attribute("intuicja"),
-                armour=armour_bonus,
-            ),
-            DerivedValue(
-                "zdrowie", "Zdrowie", d.zdrowie, f"9 + Krzepa² ({parsed.attribute('krzepa')}²)"
-            ),
-            DerivedValue(
-                "pancerz", gettext_noop("Pancerz"), d.pancerz, gettext_noop("suma punktów pancerza")
-            ),
-            DerivedValue(
-                "odpornosc", gettext_noop("Wola (redukcja ogłuszenia)"), d.odpornosc, "Wola"
-            ),
-            DerivedValue("inicjatywa", gettext_noop("Inicjatywa"), d.inicjatywa, "2k6 + Intuicja"),
-            DerivedValue(
-                "ruch",
-                gettext_noop("Podstawowy Ruch"),
-                d.ruch,
-                gettext_noop("metry na akcję Ruchu"),
-            ),
-            *(_attack_value(parsed, weapon, s) for weapon in parsed.weapons),
-        ]
+    attributes = staticmethod(derived.attribute_specs)
+    skills = staticmethod(derived.skill_specs)
+    derived_values = staticmethod(derived.derived_values)
 
     def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
         """Weapons, armour and shields; no table setting changes them today."""
@@ -132,11 +80,8 @@ class EleoraRuleset(Ruleset):
         table = TableSettings.from_dict(dict(settings or {}))
         return setup.new_encounter(table, [setup.combatant_from_dict(c) for c in combatants])
 
-    def decide(self, state: EncounterState, command: Command, rng: RNG) -> list[Event]:
-        return engine.decide(state, command, rng)
-
-    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        return engine.evolve(state, event)
+    decide = staticmethod(engine.decide)
+    evolve = staticmethod(engine.evolve)
 
     def command_from_dict(self, data: Mapping[str, Any]) -> Command:
         return command_from_dict(data)
@@ -156,14 +101,9 @@ class EleoraRuleset(Ruleset):
     def state_from_dict(self, data: Mapping[str, Any]) -> EncounterState:
         return state_from_dict(data)
 
-    def legal_actions(self, state: EncounterState, actor_id: str) -> list[LegalAction]:
-        return queries.legal_actions(state, actor_id)
-
-    def condition_badges(self, state: EncounterState, combatant_id: str) -> list[Badge]:
-        return queries.condition_badges(state, combatant_id)
-
-    def attack_odds(self, state: EncounterState, command: DeclareAttack) -> AttackOdds:
-        return queries.attack_odds(state, command)
+    legal_actions = staticmethod(queries.legal_actions)
+    condition_badges = staticmethod(queries.condition_badges)
+    attack_odds = staticmethod(queries.attack_odds)
 
     def next_deadline(self, state: EncounterState) -> float | None:
         return min((p.deadline for p in state.prompts), default=None)
@@ -171,10 +111,7 @@ class EleoraRuleset(Ruleset):
     def expire_command(self, now: float) -> ResolveExpired:
         return ResolveExpired(now=now)
 
-    def resume(
-        self, state: EncounterState, *, paused_at: float, now: float, minimum: float
-    ) -> list[Event]:
-        return prompts.resume(state, paused_at=paused_at, now=now, minimum=minimum)
+    resume = staticmethod(prompts.resume)
 
     def simulation_policies(self) -> list[tuple[str, str]]:
         return [
@@ -205,27 +142,12 @@ class EleoraRuleset(Ruleset):
 
     # --- the live table -------------------------------------------------------------------
 
-    def table_view(self, state: EncounterState) -> TableView:
-        return table.table_view(state)
-
-    def turn_panel(
-        self, state: EncounterState, actor_id: str, visible: frozenset[str]
-    ) -> table.TurnPanel | None:
-        return table.turn_panel(state, actor_id, visible)
-
-    def seat_panel(
-        self, state: EncounterState, seat_id: str, visible: frozenset[str]
-    ) -> table.SeatPanel | None:
-        return table.seat_panel(state, seat_id, visible)
-
-    def gm_panel(self, state: EncounterState) -> table.GMPanel | None:
-        return table.gm_panel(state)
-
-    def gm_seat_panel(self, state: EncounterState, seat_id: str) -> table.GMSeatPanel | None:
-        return table.gm_seat_panel(state, seat_id)
-
-    def prompt_panel(self, state: EncounterState, prompt_id: str) -> table.PromptPanel | None:
-        return table.prompt_panel(state, prompt_id)
+    table_view = staticmethod(table.table_view)
+    turn_panel = staticmethod(table.turn_panel)
+    seat_panel = staticmethod(table.seat_panel)
+    gm_panel = staticmethod(table.gm_panel)
+    gm_seat_panel = staticmethod(table.gm_seat_panel)
+    prompt_panel = staticmethod(table.prompt_panel)
 
     def preview_odds(self, state: EncounterState, command: Command) -> OddsView:
         """The odds of an attack about to be declared, per defender option; RuleViolation,
@@ -245,14 +167,9 @@ class EleoraRuleset(Ruleset):
         found = self.prompt_odds(state, prompt_id)
         return None if found is None else table.odds_view(found, None, prompt=True)
 
-    def describe(self, state: EncounterState, event: Event) -> LogLine | None:
-        return narrate.describe(state, event)
-
-    def wound_level(self, state: EncounterState, combatant_id: str) -> tuple[str, str]:
-        return queries.wound_level(state, combatant_id)
-
-    def initiative_action(self, state: EncounterState, combatant_id: str) -> LegalAction:
-        return queries.initiative_action(state, combatant_id)
+    describe = staticmethod(narrate.describe)
+    wound_level = staticmethod(queries.wound_level)
+    initiative_action = staticmethod(queries.initiative_action)
 
     def reaction_policies(self) -> list[tuple[str, str]]:
         return [("ask", gettext_noop("Pytaj MG")), *self.simulation_policies()]
@@ -277,13 +194,8 @@ class EleoraRuleset(Ruleset):
     def autoplay_policies(self) -> list[tuple[str, str]]:
         return list(autoplay.POLICIES)
 
-    def autoplay_command(
-        self, state: EncounterState, actor_id: str, policy: str, now: float
-    ) -> Command | None:
-        return autoplay.next_command(state, actor_id, policy, now)
-
-    def open_prompts(self, state: EncounterState) -> list[PromptView]:
-        return prompts.open_prompts(state)
+    autoplay_command = staticmethod(autoplay.next_command)
+    open_prompts = staticmethod(prompts.open_prompts)
 
     def prompt_command(
         self, state: EncounterState, prompt_id: str, option: str, now: float = 0.0
@@ -295,8 +207,7 @@ class EleoraRuleset(Ruleset):
             )
         return prompts.prompt_command(state, prompt, option, now)
 
-    def prompt_odds(self, state: EncounterState, prompt_id: str) -> AttackOdds | None:
-        return queries.prompt_odds(state, prompt_id)
+    prompt_odds = staticmethod(queries.prompt_odds)
 
     # --- the battle map -------------------------------------------------------------------
 
@@ -313,29 +224,7 @@ class EleoraRuleset(Ruleset):
     def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> PlaceCombatant:
         return PlaceCombatant(actor=GM, target=seat, to=to, now=now)
 
-    def route(
-        self,
-        state: EncounterState,
-        actor: str,
-        to: tuple[int, int],
-        mode: str,
-        now: float,
-        *,
-        unseen: Iterable[str] = (),
-    ) -> RouteView:
-        return maps.route(state, actor, to, mode, now, unseen=unseen)
-
-
-def _attack_value(sheet: Sheet, weapon: Weapon, settings: TableSettings) -> DerivedValue:
-    """Dice an attack with this weapon starts from (before Celowanie, Szarża, flanks …)."""
-    mods = list(attack_base(sheet, weapon.kind, settings))
-    if weapon.improvised:
-        mods.append(improvised_modifier(settings))
-    explained = f"{mods[0].reason} {mods[0].dice}"
-    for m in mods[1:]:
-        explained += f" + {m.reason} {m.dice}" if m.dice >= 0 else f" − {-m.dice} ({m.reason})"
-    value = DerivedValue(f"atak-{weapon.name}", "", pool_size(mods), explained)
-    return value.labelled(gettext_noop("Atak: %(weapon)s"), weapon=weapon.name)
+    route = staticmethod(maps.route)
 
 
 RULESET = EleoraRuleset()

@@ -3,10 +3,12 @@ it, showing its numbers, the battle map and its tokens, taking a condition off, 
 fight. Each command and event here is a record of every ruleset that uses it (its JSON the
 same in all of them); the functions are their decide, evolve and log lines.
 
-They read only what every ruleset's state has: `combatants` by id, each with `id`, `name`,
-`hidden`, `revealed`, `position`; a ruleset passes what is its own (how it reads a joining
-combatant, which fields are taken). A ruleset overrides a record by subclassing it (more
-fields, another default) and a function by not calling it where its document differs.
+They read only what every ruleset's state has: `combatants` by id, each with `id`, `name`
+and `side` (the shared `evolve` sets `hidden`, `name`, `revealed` or `position`); a ruleset
+passes what is its own (how it reads a joining combatant, which fields are taken). It
+overrides a record by subclassing it (more fields, another default) and a function by not
+calling it where its document differs (Eleora tells hiding and the numbers in one event of
+its own, and its log words differ from the others').
 """
 
 from __future__ import annotations

@@ -12,98 +12,54 @@ named by their index in the sheet's `spells`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from combat.rules.battlemap import Edit
-from combat.rules.d100.state import GM, NO_REACTION, Action
-
-
-@dataclass(frozen=True, kw_only=True)
-class Command:
-    type_key: ClassVar[str] = ""
-    gm_only: ClassVar[bool] = False
-
-    actor: str
-    now: float = 0.0
-
+from combat.rules import vocabulary
+from combat.rules.d100.state import NO_REACTION, Action
+from combat.rules.vocabulary import (
+    Command,
+    EditMap,
+    EndCombat,
+    GMCommand,
+    JoinCombat,
+    PlaceCombatant,
+    RemoveCondition,
+    RevealStats,
+    SetHidden,
+)
 
 # --- the GM: setup and the fight as a whole ---------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
-class JoinCombat(Command):
-    """Bring one combatant (a dict as for `new_encounter`) in, in any phase."""
-
-    type_key: ClassVar[str] = "join_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    combatant: Mapping[str, Any]
-
-
-@dataclass(frozen=True, kw_only=True)
-class SetHidden(Command):
-    type_key: ClassVar[str] = "set_hidden"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    hidden: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class RevealStats(Command):
-    type_key: ClassVar[str] = "reveal_stats"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    revealed: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class StartCombat(Command):
+class StartCombat(GMCommand):
     """Begin combat turn 1 in the table's pace (settings.pace)."""
 
     type_key: ClassVar[str] = "start_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
 
 
 @dataclass(frozen=True, kw_only=True)
-class EndCombat(Command):
-    type_key: ClassVar[str] = "end_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    winner: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class SetOrder(Command):
+class SetOrder(GMCommand):
     """The GM's initiative order (every combatant in the fight once); kept in later turns."""
 
     type_key: ClassVar[str] = "set_order"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     order: tuple[str, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
-class SetPace(Command):
+class SetPace(GMCommand):
     """Switch between "live" and "post" between actions (not while a prompt is open)."""
 
     type_key: ClassVar[str] = "set_pace"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     pace: str
 
 
 @dataclass(frozen=True, kw_only=True)
-class Damage(Command):
+class Damage(GMCommand):
     """The GM takes `amount` PŻ off a combatant (and adds `injuries` Urazy)."""
 
     type_key: ClassVar[str] = "damage"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     amount: int = 0
     injuries: int = 0
@@ -111,13 +67,11 @@ class Damage(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Heal(Command):
+class Heal(GMCommand):
     """The GM gives back `amount` PŻ (any healing wakes an unconscious one) and takes
     `injuries` Urazy off (Medycyna); `stop_bleeding`: a healing potion ends Krwawienie."""
 
     type_key: ClassVar[str] = "heal"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     amount: int = 0
     injuries: int = 0
@@ -126,37 +80,21 @@ class Heal(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AddCondition(Command):
+class AddCondition(vocabulary.AddCondition):
     """Put a condition (a `conditions.GM_CONDITIONS` key) on a combatant for `turns` turns
     from this one (0: until removed); `value`: Krwawienie's PŻ per turn."""
 
-    type_key: ClassVar[str] = "add_condition"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    condition: str
     turns: int = 1
     value: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
-class RemoveCondition(Command):
-    type_key: ClassVar[str] = "remove_condition"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    condition: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Fall(Command):
+class Fall(GMCommand):
     """A fall of `height` metres (falls.roll_fall): `ground` "soft" | "normal" | "hard",
     `slope` the GM's cushioning modifier, `acrobatics` whether it tests Akrobatyka (up to the
     settings' height)."""
 
     type_key: ClassVar[str] = "fall"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     height: int
     ground: str = "normal"
@@ -165,13 +103,11 @@ class Fall(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GMRoll(Command):
+class GMRoll(GMCommand):
     """A d100 test of the GM: against `threshold`, or (with `target` and `attribute`) that
     combatant's attribute; `modifiers` (reason, value); `secret`: behind the screen."""
 
     type_key: ClassVar[str] = "gm_roll"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     label: str = ""
     threshold: int = 50
     modifiers: tuple[tuple[str, int], ...] = ()
@@ -181,68 +117,37 @@ class GMRoll(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class DecideFallen(Command):
+class DecideFallen(GMCommand):
     """An NPC at 0 PŻ ("pokonany"): the GM decides "martwy" or "nieprzytomny"."""
 
     type_key: ClassVar[str] = "decide_fallen"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     outcome: str
 
 
 @dataclass(frozen=True, kw_only=True)
-class ExtendDeadline(Command):
+class ExtendDeadline(GMCommand):
     """Move the by-post turn's deadline to `deadline` (epoch seconds) or, given `hours`, that
     many hours from `now` (the server's clock); it reopens posting when it was closed."""
 
     type_key: ClassVar[str] = "extend_deadline"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     deadline: float = 0.0
     hours: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
-class ResolveTurn(Command):
+class ResolveTurn(GMCommand):
     """Roll every post of the by-post turn in initiative order, end it, open the next."""
 
     type_key: ClassVar[str] = "resolve_turn"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
 
 
 @dataclass(frozen=True, kw_only=True)
-class Expire(Command):
+class Expire(GMCommand):
     """The server: prompts past their deadline land as "no reaction"; a by-post turn past its
     deadline closes to posting."""
 
     type_key: ClassVar[str] = "expire"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-
-
-@dataclass(frozen=True, kw_only=True)
-class EditMap(Command):
-    """The GM's edit of the battle map (`battlemap.Edit`: lay it by `Resize`, `Paint`,
-    `Look`, `Remove`); any phase."""
-
-    type_key: ClassVar[str] = "edit_map"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    edit: Edit
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlaceCombatant(Command):
-    """The GM puts a combatant's token on a field (`to`, (column, row)) or takes it off the
-    map (None); any phase, no action spent."""
-
-    type_key: ClassVar[str] = "place_combatant"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    to: tuple[int, int] | None
 
 
 # --- a combatant ------------------------------------------------------------------------------

@@ -13,16 +13,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from combat.rules.battlemap import Edit
+from combat.rules import vocabulary
 from combat.rules.d100.check import TestRoll
 from combat.rules.d100.falls import FallResult
 from combat.rules.d100.state import Combatant, Effect, Post, Prompt, Status
-
-
-@dataclass(frozen=True)
-class Event:
-    type_key: ClassVar[str] = ""
-
+from combat.rules.vocabulary import (
+    CombatantPlaced,
+    CombatEnded,
+    Event,
+    HiddenSet,
+    MapEdited,
+    StatsRevealed,
+)
 
 # --- records inside events --------------------------------------------------------------------
 
@@ -64,28 +66,8 @@ class Applied:
 
 
 @dataclass(frozen=True)
-class Joined(Event):
-    type_key: ClassVar[str] = "joined"
+class Joined(vocabulary.Joined):
     combatant: Combatant
-
-
-@dataclass(frozen=True)
-class HiddenSet(Event):
-    """The GM hides a seat or shows it; shown, a placeholder's seat takes `name`
-    (`naming.shown`: the next number the players count)."""
-
-    type_key: ClassVar[str] = "hidden_set"
-    target: str
-    hidden: bool
-    stopped: str | None = None  # revealed as this combatant's move ran into it
-    name: str | None = None
-
-
-@dataclass(frozen=True)
-class StatsRevealed(Event):
-    type_key: ClassVar[str] = "stats_revealed"
-    target: str
-    revealed: bool
 
 
 @dataclass(frozen=True)
@@ -94,12 +76,6 @@ class CombatStarted(Event):
 
     type_key: ClassVar[str] = "combat_started"
     pace: str = "live"
-
-
-@dataclass(frozen=True)
-class CombatEnded(Event):
-    type_key: ClassVar[str] = "combat_ended"
-    winner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -328,21 +304,8 @@ class TurnClosed(Event):
 
 
 @dataclass(frozen=True)
-class MapEdited(Event):
-    """The GM's edit of the battle map (`battlemap.apply_edit`); `Remove` takes every token
-    off with it."""
-
-    type_key: ClassVar[str] = "map_edited"
-    edit: Edit
-
-
-@dataclass(frozen=True)
-class Placed(Event):
-    """The GM put a token on a field (None: off the map)."""
-
+class Placed(CombatantPlaced):
     type_key: ClassVar[str] = "placed"
-    combatant: str
-    to: tuple[int, int] | None
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from combat.rules import battlemap
+from combat.rules import battlemap, vocabulary
 from combat.rules.base import (
     LogLine,
     Quote,
@@ -342,37 +342,12 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
     """The log line of `event` told against `state` (the state before it); None: silent."""
     names = _names(state)
     match event:
-        case Joined(combatant=c):
-            return _line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
-        case HiddenSet(target=t, stopped=str(mover), name=e_name):
-            name, other = names.get(mover, mover), e_name or names.get(t, t)
-            return _line(battlemap.STOPPED, "move", [mover, t], name=name, other=other)
-        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names.get(t, t):
-            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
-            return _line(text, "gm", [t], secret=True, old=names.get(t, t), name=shown)
-        case HiddenSet(target=t, hidden=hidden):
-            text = (
-                gettext_noop("Ukryty przed graczami: %(name)s.")
-                if hidden
-                else gettext_noop("Widoczny dla graczy: %(name)s.")
-            )
-            return _line(text, "gm", [t], secret=True, name=names.get(t, t))
-        case StatsRevealed(target=t, revealed=revealed):
-            text = (
-                gettext_noop("Liczby odkryte: %(name)s.")
-                if revealed
-                else gettext_noop("Liczby ukryte: %(name)s.")
-            )
-            return _line(text, "gm", [t], secret=True, name=names.get(t, t))
+        case Joined() | HiddenSet() | StatsRevealed() | CombatEnded():
+            return vocabulary.describe(state, event)
         case CombatStarted(pace="post"):
             return _line(gettext_noop("Walka się zaczyna: tury przez posty."), "turn", [])
         case CombatStarted():
             return _line(gettext_noop("Walka się zaczyna."), "turn", [])
-        case CombatEnded(winner=None):
-            return _line(gettext_noop("Walka zakończona."), "turn", [])
-        case CombatEnded(winner=side):
-            text = gettext_noop("Walka zakończona: wygrywa strona %(side)s.")
-            return _line(text, "turn", [], side=side or "")
         case OrderSet(order=order, fixed=fixed):
             shown = ", ".join(names[c] for c in order if c in names and not state.get(c).hidden)
             text = (

@@ -11,10 +11,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
-from combat.rules.battlemap import Edit
+from combat.rules import vocabulary
 from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.state import GM, Position
+from combat.rules.vocabulary import (
+    Command,
+    EditMap,
+    EndCombat,
+    GMCommand,
+    PlaceCombatant,
+    SetHidden,
+)
 
 Special = Literal["odepchniecie", "schwytanie", "powalenie", "oslepienie"]
 MoveMode = Literal["ruch", "bieg", "plywanie", "wspinaczka", "jazda", "akrobatyka"]
@@ -37,17 +45,6 @@ Reaction = Literal["parowanie", "unik"]
 MAX_TEXT = 500  # free text (a description, a command to a companion) is capped
 
 
-@dataclass(frozen=True, kw_only=True)
-class Command:
-    """Base of every command: who acts, and the caller's clock for deadlines it may open."""
-
-    type_key: ClassVar[str] = ""
-    gm_only: ClassVar[bool] = False
-
-    actor: str
-    now: float = 0.0
-
-
 COMMANDS: dict[str, type[Command]] = {}
 C = TypeVar("C", bound=type[Command])
 
@@ -55,6 +52,10 @@ C = TypeVar("C", bound=type[Command])
 def _register(cls: C) -> C:
     COMMANDS[cls.type_key] = cls
     return cls
+
+
+for _shared in (EndCombat, SetHidden, EditMap, PlaceCombatant):
+    _register(_shared)
 
 
 # --- turn structure ---------------------------------------------------------------------
@@ -87,15 +88,6 @@ class RollInitiative(Command):
 @dataclass(frozen=True, kw_only=True)
 class EndTurn(Command):
     type_key: ClassVar[str] = "end_turn"
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
-class EndCombat(Command):
-    type_key: ClassVar[str] = "end_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    winner: str | None = None
 
 
 @_register
@@ -315,12 +307,6 @@ class BreakFree(Command):
 # --- GM overrides -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
-class GMCommand(Command):
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-
-
 @_register
 @dataclass(frozen=True, kw_only=True)
 class EditHealth(GMCommand):
@@ -358,10 +344,7 @@ class Heal(GMCommand):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
-class AddCondition(GMCommand):
-    type_key: ClassVar[str] = "add_condition"
-    target: str
-    condition: str
+class AddCondition(vocabulary.AddCondition):
     stacks: int = 1
     turns: int | None = None  # None: the condition's default duration
     source: str | None = None
@@ -372,26 +355,13 @@ class AddCondition(GMCommand):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
-class RemoveCondition(GMCommand):
-    type_key: ClassVar[str] = "remove_condition"
-    target: str
-    condition: str
+class RemoveCondition(vocabulary.RemoveCondition):
     source: str | None = None
 
 
 @_register
 @dataclass(frozen=True, kw_only=True)
-class SetHidden(GMCommand):
-    type_key: ClassVar[str] = "set_hidden"
-    target: str
-    hidden: bool
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
-class RevealStats(GMCommand):
-    type_key: ClassVar[str] = "reveal_stats"
-    target: str
+class RevealStats(vocabulary.RevealStats):
     revealed: bool = True
 
 
@@ -404,17 +374,6 @@ class GMRoll(GMCommand):
     dice: int
     label: str = ""
     secret: bool = True
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
-class PlaceCombatant(GMCommand):
-    """Put a combatant on a square (or off the map with None); no action. With a battle map
-    the field must be on it, free, and neither a wall nor an obstacle."""
-
-    type_key: ClassVar[str] = "place_combatant"
-    target: str
-    to: Position | None
 
 
 @_register
@@ -453,22 +412,11 @@ class DeclareAreaAttack(GMCommand):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
-class EditMap(GMCommand):
-    """The GM lays, paints, resizes, restyles or removes the battle map (`battlemap.Edit`)."""
-
-    type_key: ClassVar[str] = "edit_map"
-    edit: Edit
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
-class JoinCombat(GMCommand):
+class JoinCombat(vocabulary.JoinCombat):
     """Reinforcements: a combatant joins; mid-fight it rolls initiative (or brings its 2d6).
 
     `combatant` has the table layer's shape (see engine.setup.combatant_from_dict)."""
 
-    type_key: ClassVar[str] = "join_combat"
-    combatant: Mapping[str, Any]
     roll: tuple[int, int] | None = None
 
 

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from combat.rules.battlemap import Edit
 from combat.rules.dice import PoolRoll
 from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.conditions import ConditionInstance
@@ -18,12 +17,7 @@ from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.initiative import InitiativeOrder
 from combat.rules.eleora.maiming import MaimingResult
 from combat.rules.eleora.state import Combatant, PendingAttack, Position, Prompt
-
-
-@dataclass(frozen=True, kw_only=True)
-class Event:
-    type_key: ClassVar[str] = ""
-
+from combat.rules.vocabulary import CombatantPlaced, CombatEnded, Event, MapEdited
 
 EVENTS: dict[str, type[Event]] = {}
 E = TypeVar("E", bound=type[Event])
@@ -32,6 +26,10 @@ E = TypeVar("E", bound=type[Event])
 def _register(cls: E) -> E:
     EVENTS[cls.type_key] = cls
     return cls
+
+
+for _shared in (CombatEnded, CombatantPlaced, MapEdited):
+    _register(_shared)
 
 
 @_register
@@ -88,13 +86,6 @@ class TurnStarted(Event):
 class TurnEnded(Event):
     type_key: ClassVar[str] = "turn_ended"
     combatant: str
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
-class CombatEnded(Event):
-    type_key: ClassVar[str] = "combat_ended"
-    winner: str | None = None
 
 
 @_register
@@ -444,14 +435,6 @@ class CombatantChanged(Event):
 
 @_register
 @dataclass(frozen=True, kw_only=True)
-class CombatantPlaced(Event):
-    type_key: ClassVar[str] = "combatant_placed"
-    combatant: str
-    to: Position | None
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
 class EnvironmentChanged(Event):
     type_key: ClassVar[str] = "environment_changed"
     darkness: Darkness
@@ -464,15 +447,6 @@ class CombatantJoined(Event):
     type_key: ClassVar[str] = "combatant_joined"
     combatant: Combatant
     supplied: bool = False  # its Inicjatywa 2d6 typed in by the player, not the server's dice
-
-
-@_register
-@dataclass(frozen=True, kw_only=True)
-class MapEdited(Event):
-    """The GM's edit of the battle map (checked by `battlemap.check_edit`)."""
-
-    type_key: ClassVar[str] = "map_edited"
-    edit: Edit
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

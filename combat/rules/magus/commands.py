@@ -10,78 +10,40 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from combat.rules.battlemap import Edit, Field
-from combat.rules.magus.state import GM, NO_REACTION
-
-
-@dataclass(frozen=True, kw_only=True)
-class Command:
-    type_key: ClassVar[str] = ""
-    gm_only: ClassVar[bool] = False
-
-    actor: str
-    now: float = 0.0
-
+from combat.rules import vocabulary
+from combat.rules.battlemap import Field
+from combat.rules.magus.state import NO_REACTION
+from combat.rules.vocabulary import (
+    Command,
+    EditMap,
+    EndCombat,
+    GMCommand,
+    JoinCombat,
+    PlaceCombatant,
+    RemoveCondition,
+    RevealStats,
+    SetHidden,
+)
 
 # --- the GM --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
-class JoinCombat(Command):
-    """Bring one combatant (a dict as for `new_encounter`) in, in any phase."""
-
-    type_key: ClassVar[str] = "join_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    combatant: Mapping[str, Any]
-
-
-@dataclass(frozen=True, kw_only=True)
-class SetHidden(Command):
-    type_key: ClassVar[str] = "set_hidden"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    hidden: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class RevealStats(Command):
-    type_key: ClassVar[str] = "reveal_stats"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    revealed: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class StartCombat(Command):
+class StartCombat(GMCommand):
     """Begin round 1 with its declaration phase. `surprised`: the ids the surprise test (or
     the GM) left Zaskoczony for round 1."""
 
     type_key: ClassVar[str] = "start_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     surprised: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class EndCombat(Command):
-    type_key: ClassVar[str] = "end_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    winner: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class EditHealth(Command):
+class EditHealth(GMCommand):
     """Set a combatant's current damage, stun damage and Wounds (None: leave it)."""
 
     type_key: ClassVar[str] = "edit_health"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     damage: int | None = None
     stun: int | None = None
@@ -89,68 +51,46 @@ class EditHealth(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AddCondition(Command):
+class AddCondition(vocabulary.AddCondition):
     """Put a condition on a combatant for `rounds` rounds (0: until removed)."""
 
-    type_key: ClassVar[str] = "add_condition"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    condition: str
     rounds: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
-class RemoveCondition(Command):
-    type_key: ClassVar[str] = "remove_condition"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    condition: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Advance(Command):
+class Advance(GMCommand):
     """Move the round on: reveal the declarations, roll the missing initiatives, or end the
     act phase (the round)."""
 
     type_key: ClassVar[str] = "advance"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
 
 
 @dataclass(frozen=True, kw_only=True)
-class RollInitiatives(Command):
+class RollInitiatives(GMCommand):
     """The GM rolls the Initiative of `targets` (none named: every GM-run one still missing)."""
 
     type_key: ClassVar[str] = "roll_initiatives"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class SustainedTest(Command):
+class SustainedTest(GMCommand):
     """The GM's end-of-round test of a sustained action this round: `success` records a test
     rolled at the table; None rolls it now (`sustained.round_test`). Without either, the
     round's end rolls it. The action must require a test (`SustainedCheck`, or declared)."""
 
     type_key: ClassVar[str] = "sustained_test"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     success: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
-class SustainedCheck(Command):
+class SustainedCheck(GMCommand):
     """The GM requires (or, with `skill` "", drops) an end-of-round test of `target`'s
     sustained action: an attribute or talent key and its DN; `failure_stalls`: a failed round
     adds no progress."""
 
     type_key: ClassVar[str] = "sustained_check"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     target: str
     skill: str = ""
     dn: int = 0
@@ -158,7 +98,7 @@ class SustainedCheck(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SurpriseTest(Command):
+class SurpriseTest(GMCommand):
     """Before the fight, the surprise test of the side taken unawares (`side`): every one of
     it tests Percepcja vs the DN (the lowest Zręczność step of those met, or the lowest
     Podkradanie się result of `sneakers`, or the GM's `base`) plus the conditions; `unaware`
@@ -166,8 +106,6 @@ class SurpriseTest(Command):
     Brosza ostrzeżenia. The failures are Zaskoczony in round 1."""
 
     type_key: ClassVar[str] = "surprise_test"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     side: str
     dusk: bool = False
     darkness: str = "none"  # none | partial | full | complete
@@ -180,45 +118,19 @@ class SurpriseTest(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PassTime(Command):
+class PassTime(GMCommand):
     """Let game time pass (recovery waits): `seconds`, or a full night's rest (`night`)."""
 
     type_key: ClassVar[str] = "pass_time"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
     seconds: int = 0
     night: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
-class EditMap(Command):
-    """The GM lays, paints, resizes, recolours or removes the battle map (`battlemap.Edit`)."""
-
-    type_key: ClassVar[str] = "edit_map"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    edit: Edit
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlaceCombatant(Command):
-    """The GM puts `target`'s token on a hex of the map (None: takes it off the map), in any
-    phase; no action is used."""
-
-    type_key: ClassVar[str] = "place_combatant"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    to: Field | None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Expire(Command):
+class Expire(GMCommand):
     """The server: resolve whatever's deadline passed at `now` (a prompt, a phase)."""
 
     type_key: ClassVar[str] = "expire"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
 
 
 # --- a combatant -------------------------------------------------------------------------------

@@ -8,40 +8,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from combat.rules.battlemap import Edit, Field
+from combat.rules import vocabulary
+from combat.rules.battlemap import Field
 from combat.rules.magus.dice import StepRoll
 from combat.rules.magus.state import Combatant, Declaration, Prompt
-
-
-@dataclass(frozen=True)
-class Event:
-    type_key: ClassVar[str] = ""
-
+from combat.rules.vocabulary import (
+    CombatantPlaced,
+    CombatEnded,
+    Event,
+    HiddenSet,
+    MapEdited,
+    StatsRevealed,
+)
 
 # --- setup and the GM -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Joined(Event):
-    type_key: ClassVar[str] = "joined"
+class Joined(vocabulary.Joined):
     combatant: Combatant
-
-
-@dataclass(frozen=True)
-class MapEdited(Event):
-    """The GM's edit of the battle map (`battlemap.apply_edit`; Remove clears positions)."""
-
-    type_key: ClassVar[str] = "map_edited"
-    edit: Edit
-
-
-@dataclass(frozen=True)
-class CombatantPlaced(Event):
-    """The GM put a token on a hex (None: off the map)."""
-
-    type_key: ClassVar[str] = "combatant_placed"
-    combatant: str
-    to: Field | None
 
 
 @dataclass(frozen=True)
@@ -55,36 +40,11 @@ class GroundGiven(Event):
 
 
 @dataclass(frozen=True)
-class HiddenSet(Event):
-    """The GM hides a seat or shows it; shown, a placeholder's seat takes `name`
-    (`naming.shown`: the next number the players count)."""
-
-    type_key: ClassVar[str] = "hidden_set"
-    target: str
-    hidden: bool
-    stopped: str | None = None  # revealed as this combatant's move ran into it
-    name: str | None = None
-
-
-@dataclass(frozen=True)
-class StatsRevealed(Event):
-    type_key: ClassVar[str] = "stats_revealed"
-    target: str
-    revealed: bool
-
-
-@dataclass(frozen=True)
 class CombatStarted(Event):
     """The fight begins; `surprised` are Zaskoczony for round 1."""
 
     type_key: ClassVar[str] = "combat_started"
     surprised: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CombatEnded(Event):
-    type_key: ClassVar[str] = "combat_ended"
-    winner: str | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from combat.rules import battlemap as bm
+from combat.rules import vocabulary
 from combat.rules.base import LogLine, RollView, fill, gettext_noop, text_param
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
@@ -278,8 +279,8 @@ def declaration_text(state: EncounterState, d: Declaration) -> str:
 def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901 - a dispatch
     names = {cid: c.name for cid, c in state.combatants.items()}
     match event:
-        case Joined(combatant=c):
-            return _line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
+        case Joined() | HiddenSet() | StatsRevealed() | CombatEnded():
+            return vocabulary.describe(state, event)
         case MapEdited(edit=edit):
             return _line(MAP_TEXTS[type(edit).__name__], "gm", [], secret=True)
         case CombatantPlaced(combatant=cid, to=to):
@@ -293,37 +294,12 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
                 gettext_noop("%(name)s oddaje pole: cofa się o %(n)s heksów na %(field)s."),
                 "move", [cid], name=names[cid], n=len(path) - 1, field=bm.label(path[-1]),
             )  # fmt: skip
-        case HiddenSet(target=t, stopped=str(mover), name=e_name):
-            name, other = names.get(mover, mover), e_name or names.get(t, t)
-            return _line(bm.STOPPED, "move", [mover, t], name=name, other=other)
-        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names[t]:
-            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
-            return _line(text, "gm", [t], secret=True, old=names[t], name=shown)
-        case HiddenSet(target=t, hidden=hidden):
-            text = (
-                gettext_noop("Ukryty przed graczami: %(name)s.")
-                if hidden
-                else gettext_noop("Widoczny dla graczy: %(name)s.")
-            )
-            return _line(text, "gm", [t], secret=True, name=names[t])
-        case StatsRevealed(target=t, revealed=revealed):
-            text = (
-                gettext_noop("Liczby odkryte: %(name)s.")
-                if revealed
-                else gettext_noop("Liczby ukryte: %(name)s.")
-            )
-            return _line(text, "gm", [t], secret=True, name=names[t])
         case CombatStarted(surprised=surprised):
             if surprised:
                 who = ", ".join(names[c] for c in surprised)
                 text = gettext_noop("Walka się zaczyna. Zaskoczeni: %(names)s.")
                 return _line(text, "turn", [], names=who)
             return _line(gettext_noop("Walka się zaczyna."), "turn", [])
-        case CombatEnded(winner=None):
-            return _line(gettext_noop("Walka zakończona."), "turn", [])
-        case CombatEnded(winner=side):
-            text = gettext_noop("Walka zakończona: wygrywa strona %(side)s.")
-            return _line(text, "turn", [], side=side or "")
         case HealthEdited():
             text = gettext_noop(
                 "Mistrz Gry ustawia: %(name)s — obrażenia %(damage)s, ogłuszenie %(stun)s,"

@@ -13,7 +13,7 @@ on a combatant). This module also answers what the `Ruleset` protocol asks of th
 
 from __future__ import annotations
 
-from combat.rules import naming
+from combat.rules import vocabulary
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.d100.commands import (
     AddCondition,
@@ -48,10 +48,9 @@ from combat.rules.d100.commands import (
     Transform,
 )
 from combat.rules.d100.engine import actions, attack, flow, gm, posts, setup, space, spells
-from combat.rules.d100.engine.common import combatant
 from combat.rules.d100.engine.evolve import evolve, replay
 from combat.rules.d100.engine.setup import new_encounter
-from combat.rules.d100.events import DeadlinesMoved, Event, HiddenSet, StatsRevealed
+from combat.rules.d100.events import DeadlinesMoved, Event
 from combat.rules.d100.state import EncounterState
 from combat.rules.memo import Refusals
 
@@ -89,15 +88,13 @@ def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  
         case JoinCombat():
             return setup.join(state, command)
         case SetHidden():
-            target = combatant(state, command.target).id
-            name = None if command.hidden else naming.shown_at(state.combatants, target)
-            return [HiddenSet(target, command.hidden, name)]
+            return vocabulary.set_hidden(state, command)
         case RevealStats():
-            return [StatsRevealed(combatant(state, command.target).id, command.revealed)]
+            return vocabulary.reveal_stats(state, command)
         case StartCombat():
             return setup.start(state, command)
         case EndCombat():
-            return setup.end(state, command)
+            return vocabulary.end_combat(state, command, ended=state.stage == "ended")
         case SetOrder():
             return setup.set_order(state, command)
         case SetPace():

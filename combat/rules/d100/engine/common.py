@@ -15,7 +15,8 @@ from combat.rules.d100.equipment import (
     weapon_kinds,
 )
 from combat.rules.d100.events import Harm
-from combat.rules.d100.state import GM, Combatant, EncounterState, Status
+from combat.rules.d100.state import Combatant, EncounterState, Status
+from combat.rules.vocabulary import combatant
 
 INJURIES = gettext_noop("Urazy")
 Modifiers = tuple[tuple[str, int], ...]
@@ -49,14 +50,6 @@ class TestSpec:
 
 
 # --- who --------------------------------------------------------------------------------------
-
-
-def combatant(state: EncounterState, combatant_id: str | None) -> Combatant:
-    if combatant_id is None or combatant_id == GM or combatant_id not in state.combatants:
-        raise RuleViolation(
-            "postac", gettext_noop("Nie ma takiej postaci: %(id)s."), id=combatant_id or "–"
-        )
-    return state.combatants[combatant_id]
 
 
 def out_refusal(c: Combatant) -> RuleViolation | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 
-from combat.rules import battlemap, naming
+from combat.rules import battlemap, vocabulary
 from combat.rules.codec import with_key
 from combat.rules.d100 import conditions as cond
 from combat.rules.d100.engine.space import GEOMETRY, METRES
@@ -69,11 +69,8 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
                 return state.with_combatant(c)
             late = replace(c, joined_turn=state.turn, done=state.pace == "live")
             return replace(state.with_combatant(late), order=(*state.order, c.id))
-        case HiddenSet(target=target, hidden=hidden, name=name):
-            name = naming.after_change(state.combatants, target, hidden, name)
-            return _edit(state, target, hidden=hidden, name=name)
-        case StatsRevealed(target=target, revealed=revealed):
-            return _edit(state, target, revealed=revealed)
+        case HiddenSet() | StatsRevealed() | Placed():
+            return vocabulary.evolve(state, event)
         case CombatStarted(pace=pace):
             return replace(state, stage="running", pace=pace)
         case CombatEnded(winner=winner):
@@ -159,8 +156,6 @@ def evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C901
             return _summoned(state, c)
         case MapEdited(edit=edit):
             return _map_edited(state, edit)
-        case Placed(combatant=cid, to=to):
-            return _edit(state, cid, position=to)
         case Moved(combatant=cid, path=path, cost=cost):
             c = state.get(cid)
             walked = c.moved + cost

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
+from combat.rules import vocabulary
 from combat.rules.base import RuleViolation, SheetErrors, gettext_noop
 from combat.rules.codec import canonical
-from combat.rules.d100.commands import EndCombat, JoinCombat, SetOrder, SetPace, StartCombat
+from combat.rules.d100.commands import JoinCombat, SetOrder, SetPace, StartCombat
 from combat.rules.d100.engine.common import (
     combatant,
     initiative_order,
@@ -16,7 +18,6 @@ from combat.rules.d100.engine.common import (
 )
 from combat.rules.d100.engine.evolve import replay
 from combat.rules.d100.events import (
-    CombatEnded,
     CombatStarted,
     Event,
     Joined,
@@ -71,15 +72,8 @@ def new_encounter(
 
 
 def join(state: EncounterState, command: JoinCombat) -> list[Event]:
-    try:
-        c = combatant_from_dict(command.combatant, state.settings)
-    except ValueError as error:
-        raise RuleViolation(
-            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(error)
-        ) from None
-    if c.id in state.combatants:
-        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=c.name)
-    return [Joined(c)]
+    read = partial(combatant_from_dict, settings=state.settings)
+    return [Joined(vocabulary.joining(state, command, read))]
 
 
 def start(state: EncounterState, command: StartCombat) -> list[Event]:
@@ -95,17 +89,6 @@ def start(state: EncounterState, command: StartCombat) -> list[Event]:
 def turn_started(state: EncounterState, n: int, now: float) -> TurnStarted:
     deadline = now + state.settings.post_turn_hours * 3600 if state.pace == "post" else None
     return TurnStarted(n, deadline)
-
-
-def end(state: EncounterState, command: EndCombat) -> list[Event]:
-    if state.stage == "ended":
-        raise RuleViolation("koniec", gettext_noop("Walka już się skończyła."))
-    sides = {c.side for c in state.combatants.values()}
-    if command.winner is not None and command.winner not in sides:
-        raise RuleViolation(
-            "strona", gettext_noop("Nie ma takiej strony: %(side)s."), side=command.winner
-        )
-    return [CombatEnded(command.winner)]
 
 
 def set_order(state: EncounterState, command: SetOrder) -> list[Event]:

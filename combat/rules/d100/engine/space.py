@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from combat.rules import battlemap, naming
+from combat.rules import battlemap, naming, vocabulary
 from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap, Field, Paint, Remove
 from combat.rules.d100.commands import EditMap, Move, PlaceCombatant
@@ -23,7 +23,7 @@ from combat.rules.d100.engine.common import (
     require_standing,
     require_turn,
 )
-from combat.rules.d100.events import Event, HiddenSet, MapEdited, Moved, Placed
+from combat.rules.d100.events import Event, HiddenSet, Moved, Placed
 from combat.rules.d100.state import Combatant, EncounterState
 
 GEOMETRY: battlemap.Geometry = "square"
@@ -96,8 +96,7 @@ def edit_map(state: EncounterState, command: EditMap) -> list[Event]:
         outside = next((f for f in edit.fields if f[0] < 0 or f[1] < 0), None)
         if outside is not None:
             raise off_map(outside)
-    battlemap.check_edit(state.battlemap, edit, occupied(state))
-    return [MapEdited(edit)]
+    return vocabulary.edit_map(state.battlemap, command, occupied(state))
 
 
 def place(state: EncounterState, command: PlaceCombatant) -> list[Event]:

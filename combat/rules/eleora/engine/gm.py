@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.rules import battlemap, naming
+from combat.rules import battlemap, naming, vocabulary
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, roll_pool
 from combat.rules.eleora import conditions as cond
@@ -42,7 +42,6 @@ from combat.rules.eleora.events import (
     Event,
     GMRolled,
     HealthChanged,
-    MapEdited,
     PromptOpened,
 )
 from combat.rules.eleora.healing import HealthTrack, magic_healing
@@ -189,8 +188,7 @@ def place_combatant(state: EncounterState, cmd: PlaceCombatant) -> list[Event]:
 
 def edit_map(state: EncounterState, cmd: EditMap) -> list[Event]:
     """The GM's edit of the battle map, checked against where the tokens stand."""
-    battlemap.check_edit(state.battlemap, cmd.edit, occupied=space.occupied(state))
-    return [MapEdited(edit=cmd.edit)]
+    return vocabulary.edit_map(state.battlemap, cmd, space.occupied(state))
 
 
 def set_environment(state: EncounterState, cmd: SetEnvironment) -> list[Event]:

@@ -12,7 +12,7 @@ game clock `state.time_s`) and `sustain` (sustained.py: the one sustained-action
 
 from __future__ import annotations
 
-from combat.rules import naming
+from combat.rules import vocabulary
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.magus.commands import (
     AddCondition,
@@ -64,10 +64,9 @@ from combat.rules.magus.engine import (
     sustain,
     turns,
 )
-from combat.rules.magus.engine.common import combatant
 from combat.rules.magus.engine.evolve import evolve, replay
 from combat.rules.magus.engine.setup import new_encounter
-from combat.rules.magus.events import DeadlinesMoved, Event, HiddenSet, StatsRevealed
+from combat.rules.magus.events import DeadlinesMoved, Event, Joined
 from combat.rules.magus.state import EncounterState
 from combat.rules.memo import Refusals
 
@@ -86,17 +85,15 @@ refusal = Refusals(lambda s, c, rng: decide(s, c, rng), RuleViolation)  # why re
 def _decide(state: EncounterState, command: Command, rng: RNG) -> list[Event]:  # noqa: C901
     match command:
         case JoinCombat():
-            return setup.join(state, command)
+            return [Joined(vocabulary.joining(state, command, setup.combatant_from_dict))]
         case SetHidden():
-            target = combatant(state, command.target).id
-            name = None if command.hidden else naming.shown_at(state.combatants, target)
-            return [HiddenSet(target, command.hidden, name)]
+            return vocabulary.set_hidden(state, command)
         case RevealStats():
-            return [StatsRevealed(combatant(state, command.target).id, command.revealed)]
+            return vocabulary.reveal_stats(state, command)
         case StartCombat():
             return setup.start(state, command)
         case EndCombat():
-            return setup.end(state, command)
+            return vocabulary.end_combat(state, command, ended=state.stage == "ended")
         case EditHealth():
             return setup.edit_health(state, command)
         case AddCondition():

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from functools import reduce
 
 from combat.rules import battlemap as bm
-from combat.rules import naming
+from combat.rules import vocabulary
 from combat.rules.codec import with_key
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
@@ -116,15 +116,10 @@ def _evolve(state: EncounterState, event: Event) -> EncounterState:  # noqa: C90
             )
         case MapEdited(edit=edit):
             return _map_edited(state, edit)
-        case CombatantPlaced(combatant=cid, to=to):
-            return _edit(state, cid, position=to)
         case GroundGiven(combatant=cid, path=path):
             return _edit(state, cid, position=path[-1])
-        case HiddenSet(target=target, hidden=hidden, name=name):
-            name = naming.after_change(state.combatants, target, hidden, name)
-            return _edit(state, target, hidden=hidden, name=name)
-        case StatsRevealed(target=target, revealed=revealed):
-            return _edit(state, target, revealed=revealed)
+        case HiddenSet() | StatsRevealed() | CombatantPlaced():
+            return vocabulary.evolve(state, event)
         case CombatStarted(surprised=surprised):
             fighting = {
                 cid: replace(c, recovery=recovery.note_combat_start(c.recovery))

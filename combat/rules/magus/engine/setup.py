@@ -12,8 +12,6 @@ from combat.rules.magus import recovery
 from combat.rules.magus.commands import (
     AddCondition,
     EditHealth,
-    EndCombat,
-    JoinCombat,
     RemoveCondition,
     StartCombat,
 )
@@ -22,13 +20,11 @@ from combat.rules.magus.engine.common import (
     require_stage,
 )
 from combat.rules.magus.events import (
-    CombatEnded,
     CombatStarted,
     ConditionAdded,
     ConditionRemoved,
     Event,
     HealthEdited,
-    Joined,
     RoundStarted,
 )
 from combat.rules.magus.settings import MagusSettings
@@ -85,18 +81,6 @@ def new_encounter(
     return EncounterState(settings=MagusSettings.from_dict(dict(settings or {})), combatants=by_id)
 
 
-def join(state: EncounterState, command: JoinCombat) -> list[Event]:
-    try:
-        c = combatant_from_dict(command.combatant)
-    except ValueError as error:
-        raise RuleViolation(
-            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(error)
-        ) from None
-    if c.id in state.combatants:
-        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=c.name)
-    return [Joined(c)]
-
-
 def start(state: EncounterState, command: StartCombat) -> list[Event]:
     """Round 1 begins; `surprised` are Zaskoczony in it (the surprise test's result)."""
     require_stage(state, "setup")
@@ -111,17 +95,6 @@ def start(state: EncounterState, command: StartCombat) -> list[Event]:
 
 def round_started(state: EncounterState, n: int, now: float) -> RoundStarted:
     return RoundStarted(n, now + state.settings.declaration_timeout_s)
-
-
-def end(state: EncounterState, command: EndCombat) -> list[Event]:
-    if state.stage == "ended":
-        raise RuleViolation("koniec", gettext_noop("Walka już się skończyła."))
-    sides = {c.side for c in state.combatants.values()}
-    if command.winner is not None and command.winner not in sides:
-        raise RuleViolation(
-            "strona", gettext_noop("Nie ma takiej strony: %(side)s."), side=command.winner
-        )
-    return [CombatEnded(command.winner)]
 
 
 def edit_health(state: EncounterState, command: EditHealth) -> list[Event]:

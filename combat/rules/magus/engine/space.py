@@ -29,12 +29,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from combat.rules import battlemap as bm
+from combat.rules import vocabulary
 from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import options as opt
 from combat.rules.magus.commands import EditMap, PlaceCombatant
 from combat.rules.magus.engine.common import combatant, movement_limit
-from combat.rules.magus.events import CombatantPlaced, Event, MapEdited
+from combat.rules.magus.events import CombatantPlaced, Event
 from combat.rules.magus.sheet import CLOSE_COMBAT, Weapon
 from combat.rules.magus.state import Combatant, EncounterState
 
@@ -85,8 +86,7 @@ def closed_and_through(state: EncounterState, me: Combatant) -> tuple[set[bm.Fie
 
 def edit_map(state: EncounterState, command: EditMap) -> list[Event]:
     occupied = tokens(state) if state.battlemap is not None else {}
-    bm.check_edit(state.battlemap, command.edit, occupied=occupied)
-    return [MapEdited(command.edit)]
+    return vocabulary.edit_map(state.battlemap, command, occupied)
 
 
 def place(state: EncounterState, command: PlaceCombatant) -> list[Event]:

@@ -719,6 +719,21 @@ class Ruleset:
         holds them, so a replay gives the same deadlines."""
         return []
 
+    # --- the battle map: what `BattleMaps` (its `map_spec` and `route`) reads and sends ----
+
+    def battle_map(self, state: Any) -> Any:
+        """The state's map (a `battlemap.BattleMap`), None before the GM draws one."""
+        return getattr(state, "battlemap", None)
+
+    def map_command(self, edit: Any, now: float) -> Any:
+        """GM: the command that applies one `battlemap.Edit`."""
+        return self.command_type("edit_map")(edit=edit, now=now)
+
+    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> Any:
+        """GM: the command that puts a seat's token on a field (None: off the map)."""
+        to = None if to is None else (to[0], to[1])
+        return self.command_type("place_combatant")(target=seat, to=to, now=now)
+
     # --- panels a system may leave out ----------------------------------------------------
 
     def seat_panel(self, state: Any, seat_id: str, visible: frozenset[str]) -> Panel:

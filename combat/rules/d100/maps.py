@@ -14,9 +14,9 @@ from collections.abc import Iterable
 
 from combat.rules import battlemap
 from combat.rules.base import MapSpec, RouteView, RuleViolation, gettext_noop
-from combat.rules.battlemap import BattleMap, Edit, Field
+from combat.rules.battlemap import BattleMap, Field
 from combat.rules.d100 import codec, engine
-from combat.rules.d100.commands import Command, EditMap, Move, PlaceCombatant
+from combat.rules.d100.commands import Move
 from combat.rules.d100.engine import space
 from combat.rules.d100.engine.common import combatant
 from combat.rules.d100.state import EncounterState
@@ -29,18 +29,6 @@ COST = gettext_noop("%(used)d m z %(left)d m")
 
 def map_spec() -> MapSpec:
     return SPEC
-
-
-def battle_map(state: EncounterState) -> BattleMap | None:
-    return state.battlemap
-
-
-def map_command(edit: Edit, now: float) -> Command:
-    return EditMap(edit=edit, now=now)
-
-
-def place_command(seat: str, to: tuple[int, int] | None, now: float) -> Command:
-    return PlaceCombatant(target=seat, to=None if to is None else (to[0], to[1]), now=now)
 
 
 def route(

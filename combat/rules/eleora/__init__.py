@@ -6,7 +6,6 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from combat.rules import battlemap
 from combat.rules.base import (
     MapSpec,
     OddsView,
@@ -30,9 +29,7 @@ from combat.rules.eleora.commands import (
     COMMANDS,
     Command,
     DeclareAttack,
-    EditMap,
     GMRoll,
-    PlaceCombatant,
     ResolveExpired,
     command_from_dict,
     command_to_dict,
@@ -41,7 +38,7 @@ from combat.rules.eleora.engine import queries, setup
 from combat.rules.eleora.events import EVENTS, Event, event_from_dict, event_to_dict
 from combat.rules.eleora.forms import SETTINGS_GROUPS, SHEET_SECTIONS
 from combat.rules.eleora.settings import TableSettings
-from combat.rules.eleora.state import GM, EncounterState, state_from_dict, state_to_dict
+from combat.rules.eleora.state import EncounterState, state_from_dict, state_to_dict
 from combat.rules.schema import SettingsGroup, SheetSection
 
 
@@ -214,15 +211,6 @@ class EleoraRuleset(Ruleset):
     def map_spec(self) -> MapSpec:
         """Square fields of 1 m; darkness levels as the document names them."""
         return MapSpec("square", 1, darkness=space.DARKNESS_NAMES)
-
-    def battle_map(self, state: EncounterState) -> battlemap.BattleMap | None:
-        return state.battlemap
-
-    def map_command(self, edit: battlemap.Edit, now: float) -> EditMap:
-        return EditMap(actor=GM, edit=edit, now=now)
-
-    def place_command(self, seat: str, to: tuple[int, int] | None, now: float) -> PlaceCombatant:
-        return PlaceCombatant(actor=GM, target=seat, to=to, now=now)
 
     route = staticmethod(maps.route)
 

@@ -87,9 +87,6 @@ class MagusRuleset(Ruleset):
     # --- BattleMaps -----------------------------------------------------------------------
 
     map_spec = staticmethod(maps.map_spec)
-    battle_map = staticmethod(maps.battle_map)
-    map_command = staticmethod(maps.map_command)
-    place_command = staticmethod(maps.place_command)
     route = staticmethod(maps.route)
 
     # --- Simulator ------------------------------------------------------------------------

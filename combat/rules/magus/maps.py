@@ -14,7 +14,7 @@ from combat.rules import battlemap as bm
 from combat.rules.base import MapSpec, RouteView, RuleViolation, gettext_noop
 from combat.rules.magus import codec, engine
 from combat.rules.magus import options as opt
-from combat.rules.magus.commands import Command, EditMap, Move, PlaceCombatant
+from combat.rules.magus.commands import Move
 from combat.rules.magus.engine import space
 from combat.rules.magus.engine.common import combatant, movement_limit, running, walking_limit
 from combat.rules.magus.state import EncounterState
@@ -31,18 +31,6 @@ def map_spec() -> MapSpec:
         geometry=space.GEOMETRY, metres=space.METRES, width=20, height=15,
         darkness=DARKNESS_LEVELS,
     )  # fmt: skip
-
-
-def battle_map(state: EncounterState) -> bm.BattleMap | None:
-    return state.battlemap
-
-
-def map_command(edit: bm.Edit, now: float) -> Command:
-    return EditMap(edit=edit, now=now)
-
-
-def place_command(seat: str, to: bm.Field | None, now: float) -> Command:
-    return PlaceCombatant(target=seat, to=to, now=now)
 
 
 def route(

@@ -69,5 +69,13 @@ def replay_pool(
     )
 
 
+def check_roll(roll: PoolRoll) -> None:
+    """A recorded roll must be a possible roll (the codec checks every roll it reads)."""
+    if len(roll.faces) != pool_size(roll.modifiers):
+        raise ValueError("recorded faces do not match the pool size")
+    if any(not 1 <= f <= 6 for f in roll.faces) or not 0 <= roll.successes <= len(roll.faces):
+        raise ValueError("impossible roll")
+
+
 def roll_d6(rng: RNG) -> int:
     return rng.randint(1, 6)

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeVar
 
 from combat.rules import vocabulary
-from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.environment import Darkness
-from combat.rules.eleora.state import GM, Position
+from combat.rules.eleora.state import CODEC, GM, Position
 from combat.rules.vocabulary import (
     Command,
     EditMap,
@@ -422,7 +421,7 @@ class JoinCombat(vocabulary.JoinCombat):
 
 def command_to_dict(command: Command) -> dict[str, Any]:
     """JSON-ready data with the command's "type" key."""
-    data: dict[str, Any] = to_data(command)
+    data: dict[str, Any] = CODEC.to_data(command)
     return data
 
 
@@ -434,7 +433,7 @@ def command_from_dict(data: Mapping[str, Any]) -> Command:
     cls = COMMANDS.get(type_key) if isinstance(type_key, str) else None
     if cls is None:
         raise ValueError(f"unknown command type: {type_key!r}")
-    command: Command = from_data(cls, data, str(type_key))
+    command: Command = CODEC.from_data(cls, data, str(type_key))
     _check_text(command)
     return command
 

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from combat.rules.dice import PoolRoll
-from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.initiative import InitiativeOrder
 from combat.rules.eleora.maiming import MaimingResult
-from combat.rules.eleora.state import Combatant, PendingAttack, Position, Prompt
+from combat.rules.eleora.state import CODEC, Combatant, PendingAttack, Position, Prompt
 from combat.rules.vocabulary import CombatantPlaced, CombatEnded, Event, MapEdited
 
 EVENTS: dict[str, type[Event]] = {}
@@ -451,7 +450,7 @@ class CombatantJoined(Event):
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """JSON-ready data with the event's "type" key."""
-    data: dict[str, Any] = to_data(event)
+    data: dict[str, Any] = CODEC.to_data(event)
     return data
 
 
@@ -463,5 +462,5 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     cls = EVENTS.get(type_key) if isinstance(type_key, str) else None
     if cls is None:
         raise ValueError(f"unknown event type: {type_key!r}")
-    event: Event = from_data(cls, data, str(type_key))
+    event: Event = CODEC.from_data(cls, data, str(type_key))
     return event

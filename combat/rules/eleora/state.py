@@ -12,10 +12,9 @@ from typing import Any, ClassVar, Literal
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap
-from combat.rules.codec import with_key
-from combat.rules.dice import Modifier
+from combat.rules.codec import Codec, with_key
+from combat.rules.dice import Modifier, PoolRoll, check_roll
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora.codec import from_data, to_data
 from combat.rules.eleora.conditions import ConditionInstance
 from combat.rules.eleora.environment import Darkness
 from combat.rules.eleora.maiming import MaimingResult
@@ -226,9 +225,14 @@ def standing_sides(state: EncounterState) -> tuple[str, ...]:
     return tuple(dict.fromkeys(c.side for c in state.combatants.values() if c.conscious))
 
 
+# Eleora's records through the shared codec (commands.py and events.py use it too): the table
+# settings validate themselves, every recorded roll must be a possible one.
+CODEC = Codec(records=(TableSettings,), checks={PoolRoll: check_roll})
+
+
 def state_to_dict(state: EncounterState) -> dict[str, Any]:
     """A JSON-ready snapshot of the state."""
-    data: dict[str, Any] = to_data(state)
+    data: dict[str, Any] = CODEC.to_data(state)
     data["ruleset"] = EncounterState.ruleset
     return data
 
@@ -238,5 +242,5 @@ def state_from_dict(data: Mapping[str, Any]) -> EncounterState:
     payload = dict(data)
     if payload.pop("ruleset", EncounterState.ruleset) != EncounterState.ruleset:
         raise ValueError("snapshot of another ruleset")
-    state: EncounterState = from_data(EncounterState, payload)
+    state: EncounterState = CODEC.from_data(EncounterState, payload, "state")
     return state

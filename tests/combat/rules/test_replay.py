@@ -8,7 +8,6 @@ import random
 import pytest
 
 from combat.rules.base import RuleViolation
-from combat.rules.eleora.codec import from_data
 from combat.rules.eleora.commands import (
     COMMANDS,
     AddCondition,
@@ -25,7 +24,7 @@ from combat.rules.eleora.commands import (
 from combat.rules.eleora.engine import decide, replay
 from combat.rules.eleora.events import EVENTS, Event, event_from_dict, event_to_dict
 from combat.rules.eleora.simulate import Policy, next_command
-from combat.rules.eleora.state import GM, EncounterState, state_from_dict, state_to_dict
+from combat.rules.eleora.state import CODEC, GM, EncounterState, state_from_dict, state_to_dict
 from tests.combat.rules.engine_kit import (
     LUK,
     SZABLA,
@@ -178,8 +177,8 @@ def test_join_combat_carries_free_form_combatant_data() -> None:
 
 def test_a_typed_object_of_another_type_is_refused() -> None:
     with pytest.raises(ValueError) as bad:
-        from_data(Aim, {"type": "move", "actor": "a", "target": "b"})
+        CODEC.from_data(Aim, {"type": "move", "actor": "a", "target": "b"}, "aim")
     assert "expected type 'aim'" in str(bad.value)
     with pytest.raises(ValueError) as odd:
-        from_data(complex, 1)
+        CODEC.from_data(complex, 1, "x")
     assert "cannot decode" in str(odd.value)

@@ -5,7 +5,6 @@ order, seats with health), its prompts, the log's lines, and the data of its own
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -24,48 +23,21 @@ from combat.rules.base import (
     fill,
     gettext_noop,
 )
+from combat.rules.battlemap import label
+from combat.rules.codec import Codec
 from tests.duel import engine
-from tests.duel.model import (
-    HOUR,
-    MOVE_FIELDS,
-    NO_REACTION,
-    PARRY,
-    RUN,
-    TO_HIT,
-    WALK,
-    Answer,
-    Attack,
-    Attacked,
-    Duel,
-    Event,
-    FightEnded,
-    Fighter,
-    HiddenSet,
-    InitiativeRolled,
-    Joined,
-    LifeSet,
-    MapEdited,
-    Move,
-    Moved,
-    Parried,
-    Placed,
-    Prompt,
-    RoundExpired,
-    RoundStarted,
-    StatsRevealed,
-    Struck,
-    TurnEnded,
-    command_to_dict,
-)
+from tests.duel import model as d
+from tests.duel.model import Duel, Event, Field, Fighter, Prompt
 from tests.duel.sheet import hit_chance
 
+MODES = ((d.WALK, gettext_noop("Chód")), (d.RUN, gettext_noop("Bieg")))
 STAGES = {"setup": "setup", "fight": "running", "ended": "ended"}
 POLICIES = (
     ("ask", gettext_noop("Pytaj MG")),
     ("parry", gettext_noop("zawsze paruj")),
     ("none", gettext_noop("nigdy nie paruj")),
 )
-POLICY_ANSWERS = {"parry": PARRY, "none": NO_REACTION}
+POLICY_ANSWERS = {"parry": d.PARRY, "none": d.NO_REACTION}
 
 
 def table_view(state: Duel) -> TableView:
@@ -88,7 +60,7 @@ def table_view(state: Duel) -> TableView:
         waiting=state.to_act,
         deadline=deadline,
         pace="post" if post else "live",
-        remind_at=deadline - hours * HOUR if deadline is not None and hours else None,
+        remind_at=deadline - hours * d.HOUR if deadline is not None and hours else None,
     )
 
 
@@ -296,8 +268,8 @@ def prompt_view(state: Duel, prompt: Prompt) -> PromptView:
     msgid = gettext_noop("Trafienie: %(attacker)s → %(target)s")
     parry = {"threshold": defender.parry_threshold}
     templates: tuple[tuple[str, str, Any], ...] = (
-        (PARRY, gettext_noop("Parowanie (k100 ≤ %(threshold)d)"), parry),
-        (NO_REACTION, gettext_noop("Nic"), {}),
+        (d.PARRY, gettext_noop("Parowanie (k100 ≤ %(threshold)d)"), parry),
+        (d.NO_REACTION, gettext_noop("Nic"), {}),
     )
     return PromptView(
         id=prompt.id,
@@ -307,26 +279,26 @@ def prompt_view(state: Duel, prompt: Prompt) -> PromptView:
         options=tuple((key, fill(t, p)) for key, t, p in templates),
         deadline=prompt.deadline,
         attacker=attacker.id,
-        attack_command=Attack(actor=attacker.id, target=defender.id),
+        attack_command=d.Attack(actor=attacker.id, target=defender.id),
         label_template=msgid,
         label_params=params,
         option_templates=templates,
     )
 
 
-def prompt_command(state: Duel, prompt_id: str, option: str, now: float) -> Answer:
+def prompt_command(state: Duel, prompt_id: str, option: str, now: float = 0.0) -> d.Answer:
     prompt = state.prompt
     if prompt is None or prompt.id != prompt_id:
         raise RuleViolation(
             "brak_pytania", gettext_noop("To pytanie jest już zamknięte."), prompt=prompt_id
         )
-    if option not in (PARRY, NO_REACTION):
+    if option not in (d.PARRY, d.NO_REACTION):
         refusal = gettext_noop("Tej reakcji nie można tu użyć.")
         raise RuleViolation("reakcja", refusal, option=option)
-    return Answer(actor=prompt.defender, prompt=prompt.id, option=option, now=now)
+    return d.Answer(actor=prompt.defender, prompt=prompt.id, option=option, now=now)
 
 
-def auto_answer(state: Duel, prompt_id: str, policy: str, now: float) -> Answer | None:
+def auto_answer(state: Duel, prompt_id: str, policy: str, now: float) -> d.Answer | None:
     if policy not in dict(POLICIES):
         raise ValueError(f"unknown reaction policy: {policy}")
     prompt = state.prompt
@@ -342,67 +314,67 @@ def describe(state: Duel, event: Event) -> LogLine | None:
     """The log line of an event, told against the state before it."""
     names = {cid: f.name for cid, f in state.fighters.items()}
     match event:
-        case Joined(fighter=f):
+        case d.Joined(fighter=f):
             text = gettext_noop("Do pojedynku dołącza: %(name)s.")
             return _line(text, "join", [f.id], name=f.name)
-        case RoundStarted():
+        case d.RoundStarted():
             return _line(gettext_noop("Runda %(n)d: nowa inicjatywa."), "turn", [], n=event.round)
-        case InitiativeRolled():
+        case d.InitiativeRolled():
             return _initiative(names[event.fighter], event)
-        case Attacked():
+        case d.Attacked():
             return _attacked(names, event)
-        case Parried():
+        case d.Parried():
             return _parried(names[event.defender], event)
-        case Struck():
+        case d.Struck():
             return _struck(state, event)
-        case TurnEnded():
+        case d.TurnEnded():
             name = names[event.actor]
             return _line(gettext_noop("%(name)s kończy turę."), "turn", [event.actor], name=name)
-        case RoundExpired(missed=missed):
+        case d.RoundExpired(missed=missed):
             who = ", ".join(names[cid] for cid in missed) or "–"
             text = gettext_noop("Termin rundy minął; bez akcji: %(names)s.")
             return _line(text, "turn", list(missed), names=who)
-        case FightEnded(winner=None):
+        case d.FightEnded(winner=None):
             return _line(gettext_noop("Pojedynek zakończony."), "turn", [])
-        case FightEnded(winner=side):
+        case d.FightEnded(winner=side):
             text = gettext_noop("Pojedynek zakończony: wygrywa strona %(side)s.")
             return _line(text, "turn", [], side=side or "")
-        case HiddenSet(target=target, hidden=hidden):
+        case d.SetHidden(target=target, hidden=hidden):
             text = (
                 gettext_noop("Ukryty przed graczami: %(name)s.")
                 if hidden
                 else gettext_noop("Widoczny dla graczy: %(name)s.")
             )
             return _line(text, "gm", [target], secret=True, name=names[target])
-        case StatsRevealed(target=target, revealed=revealed):
+        case d.RevealStats(target=target, revealed=revealed):
             text = (
                 gettext_noop("Liczby odkryte: %(name)s.")
                 if revealed
                 else gettext_noop("Liczby ukryte: %(name)s.")
             )
             return _line(text, "gm", [target], secret=True, name=names[target])
-        case MapEdited():
+        case d.EditMap():
             return _line(gettext_noop("Mistrz Gry zmienia mapę."), "gm", [])
-        case Placed(target=target, to=None):
+        case d.PlaceCombatant(target=target, to=None):
             return _line(
                 gettext_noop("%(name)s schodzi z mapy."), "gm", [target], name=names[target]
             )
-        case Placed(target=target, to=(col, row)):
+        case d.PlaceCombatant(target=target, to=(col, row)):
             text = gettext_noop("%(name)s staje na polu %(field)s.")
             return _line(
                 text, "gm", [target], name=names[target], field=battlemap.label((col, row))
             )
-        case Moved(actor=actor, path=path, cost=cost):
+        case d.Moved(actor=actor, path=path, cost=cost):
             text = gettext_noop("%(name)s idzie na pole %(field)s (%(cost)d).")
             field = battlemap.label(path[-1])
             return _line(text, "move", [actor], name=names[actor], field=field, cost=cost)
-        case LifeSet(target=target, life=life):
+        case d.SetLife(target=target, life=life):
             text = gettext_noop("Mistrz Gry ustawia Życie: %(name)s → %(life)d.")
             return _line(text, "gm", [target], secret=True, name=names[target], life=life)
     return None
 
 
-def _initiative(name: str, e: InitiativeRolled) -> LogLine:
+def _initiative(name: str, e: d.InitiativeRolled) -> LogLine:
     roll = _roll(gettext_noop("Inicjatywa"), e.face, 20, e.total, (("Atak", e.bonus),))
     text = gettext_noop("%(name)s: inicjatywa k20 %(face)d + Atak %(bonus)d = %(total)d.")
     params: dict[str, str | int] = {
@@ -414,7 +386,7 @@ def _initiative(name: str, e: InitiativeRolled) -> LogLine:
     return LogLine(text, params, "roll", (e.fighter,), (roll,))
 
 
-def _attacked(names: dict[str, str], e: Attacked) -> LogLine:
+def _attacked(names: dict[str, str], e: d.Attacked) -> LogLine:
     total = e.face + e.bonus
     roll = _roll(gettext_noop("Atak"), e.face, 20, total, (("Atak", e.bonus),))
     if e.hit:
@@ -433,12 +405,12 @@ def _attacked(names: dict[str, str], e: Attacked) -> LogLine:
         "face": e.face,
         "bonus": e.bonus,
         "total": total,
-        "need": TO_HIT,
+        "need": d.TO_HIT,
     }
     return LogLine(text, params, "attack", (e.attacker, e.target), (roll,))
 
 
-def _parried(name: str, e: Parried) -> LogLine:
+def _parried(name: str, e: d.Parried) -> LogLine:
     roll = _roll(gettext_noop("Parowanie"), e.face, 100, e.face, ())
     if e.success:
         text = gettext_noop("%(name)s paruje: k100 %(face)d ≤ %(threshold)d, atak odparty.")
@@ -449,7 +421,7 @@ def _parried(name: str, e: Parried) -> LogLine:
     )
 
 
-def _struck(state: Duel, e: Struck) -> LogLine:
+def _struck(state: Duel, e: d.Struck) -> LogLine:
     target = state.fighters[e.target]
     mods = (("Premia broni", e.bonus),) if e.bonus else ()
     roll = _roll(gettext_noop("Obrażenia"), e.face, 6, e.damage, mods)
@@ -495,70 +467,39 @@ def _line(
     return LogLine(text, params, kind, tuple(actors), rolls, secret)
 
 
-# --- the battle map ---------------------------------------------------------------------------
-
-MODES = ((WALK, gettext_noop("Chód")), (RUN, gettext_noop("Bieg")))
-
-
 def route(
-    state: Duel,
-    actor: str,
-    to: tuple[int, int],
-    mode: str,
-    now: float,
-    *,
-    unseen: Iterable[str] = (),
+    state: Duel, actor: str, to: Field, mode: str, now: float, unseen: Iterable[str]
 ) -> RouteView:
     """The move of `actor` to `to`: the cheapest path around walls, obstacles and enemies
-    (not those of the `unseen` seats: the asker does not know they are there), allowed
-    exactly when deciding its command would be."""
-    m = state.battlemap
+    (but those of the `unseen` seats, whom the asker does not know of), allowed exactly when
+    the rules would take its command."""
+    m, me = state.battlemap, state.fighters.get(actor)
     if m is None:
         raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
-    me = state.fighters.get(actor)
     if me is None or me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("Ta postać nie stoi na mapie."))
-    mode = mode or WALK
-    if mode not in dict(MODES):
+    if (mode := mode or d.WALK) not in d.MOVE_FIELDS:
         raise RuleViolation("tryb", gettext_noop("Nieznany sposób ruchu."))
-    hidden = frozenset(unseen)
-    others = [
-        f
-        for f in state.fighters.values()
-        if f.id != actor and f.position is not None and f.id not in hidden
-    ]
-    enemies = [f.position for f in others if f.position and f.side != me.side and not f.down]
-    allies = [f.position for f in others if f.position and f.position not in enemies]
-    found = battlemap.route(m, me.position, to, closed=enemies, no_stop=allies)
-    left = MOVE_FIELDS[mode] - state.moved
+    seen = [f for f in state.fighters.values() if f.position and f.id not in {actor, *unseen}]
+    enemies = [f.position for f in seen if f.side != me.side and not f.down]
+    found = battlemap.route(m, me.position, to, closed=enemies, no_stop=[f.position for f in seen])
     base: dict[str, Any] = {"actor": actor, "modes": MODES, "mode": mode}
     if found is None:
-        reason = gettext_noop("Nie da się dojść na pole %(field)s.")
-        return RouteView(path=(me.position,), allowed=False, reason=reason,
-                         reason_params={"field": battlemap.label(to)}, **base)  # fmt: skip
-    command = Move(actor=actor, path=found.path, mode=mode, now=now)  # type: ignore[arg-type]
-    cost = gettext_noop("%(used)d z %(left)d pól")
-    params = {"used": found.cost, "left": max(0, left)}
-    notes = tuple(
-        (gettext_noop("Trudny teren na %(field)s: 2 pola."), {"field": battlemap.label(f)})
-        for f in found.path[1:]
-        if m.is_difficult(f)
+        reason, params = gettext_noop("Nie da się dojść na pole %(field)s."), {"field": label(to)}
+        return RouteView(
+            path=(me.position,), allowed=False, reason=reason, reason_params=params, **base
+        )
+    command = d.Move(actor=actor, path=found.path, mode=mode, now=now)
+    refused = engine.refusal(state, command)
+    difficult = gettext_noop("Trudny teren na %(field)s: 2 pola.")
+    return RouteView(
+        path=found.path,
+        allowed=refused is None,
+        cost=gettext_noop("%(used)d z %(left)d pól"),
+        cost_params={"used": found.cost, "left": max(0, d.MOVE_FIELDS[mode] - state.moved)},
+        reason=refused.template if refused else "",
+        reason_params=refused.params if refused else {},
+        notes=tuple((difficult, {"field": label(f)}) for f in found.path[1:] if m.is_difficult(f)),
+        command={"type": command.type_key, **Codec().to_data(command)},
+        **base,
     )
-    view = RouteView(path=found.path, allowed=True, cost=cost, cost_params=params, notes=notes,
-                     command=command_to_dict(command), **base)  # fmt: skip
-    try:
-        engine.decide(state, command, _NO_DICE)
-    except RuleViolation as refusal:
-        return dataclasses.replace(view, allowed=False, reason=refusal.template or refusal.message,
-                                   reason_params=refusal.params)  # fmt: skip
-    return view
-
-
-class _NoDice:
-    """A move rolls nothing."""
-
-    def randint(self, low: int, high: int) -> int:
-        raise AssertionError("a move rolls no dice")
-
-
-_NO_DICE: Any = _NoDice()

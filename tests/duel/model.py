@@ -150,33 +150,37 @@ class Event:
     type_key: ClassVar[str]
 
 
-def _record(key: str, base: type, kw_only: bool, fields: dict[str, Any]) -> Any:
-    """A frozen dataclass named after `key`: each field a type or a (type, default) pair; a
+def frozen(name: str, bases: tuple[type, ...] = (), kw_only: bool = False, /, **fields: Any) -> Any:
+    """A frozen dataclass declared in one line: each field a type or a (type, default) pair; a
     `property` is a value computed from the fields."""
     spec = [
-        (name, hint[0], field(default=hint[1])) if isinstance(hint, tuple) else (name, hint)
-        for name, hint in fields.items()
+        (key, hint[0], field(default=hint[1])) if isinstance(hint, tuple) else (key, hint)
+        for key, hint in fields.items()
         if not isinstance(hint, property)
     ]
-    computed = {name: p for name, p in fields.items() if isinstance(p, property)}
-    name = "".join(part.title() for part in key.split("_"))
-    namespace = {"type_key": key, "__module__": __name__, **computed}
+    computed = {key: p for key, p in fields.items() if isinstance(p, property)}
+    namespace = {"__module__": __name__, **computed}
     return make_dataclass(
-        name, spec, bases=(base,), namespace=namespace, frozen=True, kw_only=kw_only
+        name, spec, bases=bases, namespace=namespace, frozen=True, kw_only=kw_only
     )
 
 
 def command(key: str, *, gm: bool = False, **fields: Any) -> Any:
     """A command: `actor` (the GM's by default for a `gm` one) and `now`, then `fields`."""
-    kind = _record(
-        key, Command, True, {"actor": (str, GM) if gm else str, "now": (float, 0.0), **fields}
-    )
-    kind.gm_only = gm
+    actor = (str, GM) if gm else str
+    kind = frozen(_named(key), (Command,), True, actor=actor, now=(float, 0.0), **fields)
+    kind.type_key, kind.gm_only = key, gm
     return kind
 
 
 def event(key: str, **fields: Any) -> Any:
-    return _record(key, Event, False, fields)
+    kind = frozen(_named(key), (Event,), **fields)
+    kind.type_key = key
+    return kind
+
+
+def _named(key: str) -> str:
+    return "".join(part.title() for part in key.split("_"))
 
 
 def maybe(hint: Any) -> tuple[Any, None]:

@@ -1,181 +1,118 @@
-"""Pojedynek's rules: `decide(state, command, rng) -> events`, `evolve(state, event)`, `replay`.
+"""Pojedynek's rules: `decide(state, command, rng) -> events` and `evolve(state, event)`.
 
-A round begins with every fighter still standing rolling d20 + Atak (the server rolls, anew
-each round); they act in that order. In its turn a fighter may attack once: d20 + Atak ≥ 11
-hits, and the defender is asked, before a deadline, whether to parry: d100 ≤ 10 × Obrona
-cancels the hit, otherwise (or with no answer) it lands for d6 + the weapon's Premia. When
-the last in order ends its turn the next round begins. A side left standing alone wins.
-
-By post (the `pace` setting) a round has a deadline hours away and every fighter standing
-acts once, in any order: attack (the defender parries by itself) or pass. When all have
-acted, or the deadline passes, the next round begins.
-
-`decide` rolls through the injected RNG and returns every die inside the events; `evolve`
-never rolls, so a replay of the events is the state.
+A round begins with every fighter standing rolling d20 + Atak (the server rolls); they act in
+that order. In its turn a fighter may move and attack once: d20 + Atak ≥ 11 hits, and the
+defender is asked, before a deadline, whether to parry: d100 ≤ 10 × Obrona cancels the hit,
+otherwise (or with no answer) it lands for d6 + the weapon's Premia. After the last in order,
+a new round. A side left standing alone wins. By post (the `pace` setting) every fighter
+standing acts once, in any order, before the round's deadline: it attacks (the defender
+parries by itself) or passes; when all have acted, or the time is up, the next round begins.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
-from functools import reduce
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from combat.rules import battlemap
 from combat.rules.base import RNG, RuleViolation, gettext_noop
-from tests.duel.model import (
-    ANSWERS,
-    GM,
-    HOUR,
-    MOVE_FIELDS,
-    PARRY,
-    RUN,
-    TO_HIT,
-    Answer,
-    Attack,
-    Attacked,
-    Command,
-    DeadlineMoved,
-    Duel,
-    EditMap,
-    EndFight,
-    EndTurn,
-    Event,
-    FightEnded,
-    Fighter,
-    HiddenSet,
-    InitiativeRolled,
-    JoinCombat,
-    Joined,
-    LifeSet,
-    MapEdited,
-    Move,
-    Moved,
-    Parried,
-    PlaceCombatant,
-    Placed,
-    Prompt,
-    ResolveExpired,
-    RevealStats,
-    RoundExpired,
-    RoundStarted,
-    SetHidden,
-    SetLife,
-    Settings,
-    StartRound,
-    StatsRevealed,
-    Struck,
-    TurnEnded,
-)
+from combat.rules.records import replace
+from tests.duel import model as d
+from tests.duel.model import GM, Command, Duel, Event, Fighter, Prompt
 from tests.duel.sheet import fighter_from_dict
 
 
-def new_encounter(
-    settings: Mapping[str, Any] | None, combatants: Sequence[Mapping[str, Any]]
-) -> Duel:
-    """The setup state; ValueError for malformed settings or combatants, or a repeated id."""
-    fighters = [fighter_from_dict(c) for c in combatants]
-    by_id = {f.id: f for f in fighters}
-    if len(by_id) != len(fighters):
+def new_encounter(settings: Mapping[str, Any] | None, combatants: Sequence[Any]) -> Duel:
+    fighters = {f.id: f for f in map(fighter_from_dict, combatants)}
+    if len(fighters) != len(combatants):
         raise ValueError("combatants: every id once")
-    return Duel(settings=Settings.from_dict(settings or {}), fighters=by_id)
+    return Duel(d.Settings.from_dict(settings or {}), fighters)
 
 
 def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
     """The events of one command, or RuleViolation with a reason a player can read."""
     match command:
-        case JoinCombat():
+        case d.JoinCombat():
             return _join(state, command)
-        case StartRound():
-            return _start(state, command, rng)
-        case Attack():
+        case d.StartRound():
+            _require_stage(state, "setup")
+            if len(_standing_sides(state)) < 2:
+                msg = gettext_noop("Do pojedynku potrzeba co najmniej dwóch stron.")
+                raise RuleViolation("za_malo", msg)
+            return _new_round(state, rng, command.now)
+        case d.Attack() if state.by_post:
+            return _post_attack(state, command, rng)
+        case d.Attack():
             return _attack(state, command, rng)
-        case Answer():
+        case d.Answer():
             return _answer(state, command, rng)
-        case EndTurn():
+        case d.EndTurn():
             return _end_turn(state, command, rng)
-        case ResolveExpired():
+        case d.ResolveExpired():
             return _expire(state, command, rng)
-        case EndFight():
+        case d.EndFight():
             return _end_fight(state, command)
-        case SetHidden():
-            return [HiddenSet(_fighter(state, command.target).id, command.hidden)]
-        case RevealStats():
-            return [StatsRevealed(_fighter(state, command.target).id, command.revealed)]
-        case SetLife():
-            return _set_life(state, command)
-        case EditMap():
-            return _edit_map(state, command)
-        case PlaceCombatant():
+        case d.SetHidden() | d.RevealStats():
+            return [replace(command, target=_fighter(state, command.target).id)]
+        case d.SetLife():
+            target = _fighter(state, command.target)
+            if not 0 <= command.life <= target.zycie:
+                msg = gettext_noop("Życie: od 0 do %(max)d.")
+                raise RuleViolation("zycie", msg, max=target.zycie, name=target.name)
+            return [command]
+        case d.EditMap():
+            if isinstance(command.edit, battlemap.Remove) and not command.edit.confirm:
+                raise RuleViolation("potwierdz", gettext_noop("Potwierdź usunięcie mapy."))
+            battlemap.check_edit(state.battlemap, command.edit, _occupied(state))
+            return [command]
+        case d.PlaceCombatant():
             return _place(state, command)
-        case Move():
+        case d.Move():
             return _move(state, command)
     raise RuleViolation("polecenie", gettext_noop("Nieznane polecenie."))
 
 
-# --- one small function per command -----------------------------------------------------------
-
-
-def _join(state: Duel, command: JoinCombat) -> list[Event]:
+def _join(state: Duel, command: d.JoinCombat) -> list[Event]:
     """Anyone may join in any phase; mid-fight they get a place in the next round's order."""
     try:
         fighter = fighter_from_dict(command.combatant)
     except ValueError as exc:
-        refusal = gettext_noop("Błędna karta: %(detail)s")
-        raise RuleViolation("karta", refusal, detail=str(exc)) from None
+        raise RuleViolation(
+            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(exc)
+        ) from None
     if fighter.id in state.fighters:
-        raise RuleViolation(
-            "juz_jest", gettext_noop("%(name)s już walczy."), name=fighter.name, id=fighter.id
-        )
-    return [Joined(fighter)]
+        name = fighter.name
+        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=name)
+    return [d.Joined(fighter)]
 
 
-def _start(state: Duel, command: StartRound, rng: RNG) -> list[Event]:
-    """The GM starts the fight once at least two sides have someone standing."""
-    _require_stage(state, "setup")
-    if len(_standing_sides(state)) < 2:
-        raise RuleViolation(
-            "za_malo", gettext_noop("Do pojedynku potrzeba co najmniej dwóch stron.")
-        )
-    return _new_round(state, rng, command.now)
-
-
-def _attack(state: Duel, command: Attack, rng: RNG) -> list[Event]:
-    """One attack a turn: d20 + Atak ≥ 11 hits, and a hit asks the defender."""
-    if state.by_post:
-        return _post_attack(state, command, rng)
+def _attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
+    """One attack a turn; a hit asks the defender."""
     me = _require_turn(state, command.actor)
     _require_no_prompt(state)
     if state.attacked:
         raise RuleViolation("juz_atakowal", gettext_noop("W tej turze atak już był."))
-    target = _target(state, me, command.target)
-    face = rng.randint(1, 20)
-    if face + me.atak < TO_HIT:
-        return [Attacked(me.id, target.id, face, me.atak)]
-    prompt = f"p{state.prompts_opened + 1}"
-    deadline = command.now + state.settings.answer_s
-    return [Attacked(me.id, target.id, face, me.atak, prompt=prompt, deadline=deadline)]
+    target, face = _target(state, me, command.target), rng.randint(1, 20)
+    if face + me.atak < d.TO_HIT:
+        return [d.Attacked(me.id, target.id, face, me.atak)]
+    prompt, deadline = f"p{state.prompts_opened + 1}", command.now + state.settings.answer_s
+    return [d.Attacked(me.id, target.id, face, me.atak, prompt, deadline)]
 
 
-def _post_attack(state: Duel, command: Attack, rng: RNG) -> list[Event]:
-    """By post: the attack, and at once the defender's own parry and the damage; the round
-    ends when everyone has acted."""
+def _post_attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
+    """By post: the attack, and at once the defender's own parry and the damage."""
     me = _require_poster(state, command.actor)
     target = _target(state, me, command.target)
-    face = rng.randint(1, 20)
-    attacked = Attacked(me.id, target.id, face, me.atak)
-    events: list[Event] = [attacked]
+    events: list[Event] = [attacked := d.Attacked(me.id, target.id, rng.randint(1, 20), me.atak)]
     if attacked.hit:
-        parried = Parried("", target.id, rng.randint(1, 100), target.parry_threshold)
-        events.append(parried)
+        events.append(parried := _parry(target, "", rng))
         if not parried.success:
             events += _land(state, Prompt("", me.id, target.id, command.now), rng)
     return _then_next_round(state, events, rng, command.now)
 
 
 def _then_next_round(state: Duel, events: list[Event], rng: RNG, now: float) -> list[Event]:
-    """By post: `events`, then the next round if nobody is left to act (and the fight goes
-    on)."""
+    """By post: `events`, then the next round if nobody is left to act in this one."""
     after = replay(state, events)
     if after.stage != "fight" or after.to_act:
         return events
@@ -186,156 +123,123 @@ def _target(state: Duel, me: Fighter, target_id: str) -> Fighter:
     target = _fighter(state, target_id)
     if target.id == me.id:
         raise RuleViolation("sam_siebie", gettext_noop("Nie można zaatakować samego siebie."))
+    name = target.name
     if target.down:
-        raise RuleViolation(
-            "cel_pokonany", gettext_noop("%(name)s jest już pokonany."), name=target.name
-        )
+        raise RuleViolation("cel_pokonany", gettext_noop("%(name)s jest już pokonany."), name=name)
     if target.side == me.side:
-        raise RuleViolation(
-            "sojusznik", gettext_noop("%(name)s walczy po tej samej stronie."), name=target.name
-        )
+        msg = gettext_noop("%(name)s walczy po tej samej stronie.")
+        raise RuleViolation("sojusznik", msg, name=name)
     return target
 
 
-def _answer(state: Duel, command: Answer, rng: RNG) -> list[Event]:
-    """The defender parries (d100 ≤ 10 × Obrona cancels the hit) or takes it."""
-    prompt = _open_prompt(state, command.prompt)
+def _answer(state: Duel, command: d.Answer, rng: RNG) -> list[Event]:
+    """The defender parries or takes the hit."""
+    prompt = open_prompt(state, command.prompt)
     defender = state.fighters[prompt.defender]
     if command.actor != defender.id:
-        raise RuleViolation(
-            "nie_twoje", gettext_noop("To pytanie jest do: %(name)s."), name=defender.name
-        )
-    if command.option not in ANSWERS:
-        raise RuleViolation(
-            "reakcja", gettext_noop("Tej reakcji nie można tu użyć."), option=command.option
-        )
+        msg = gettext_noop("To pytanie jest do: %(name)s.")
+        raise RuleViolation("nie_twoje", msg, name=defender.name)
+    check_option(command.option)
     if command.now > prompt.deadline:
         raise RuleViolation("po_czasie", gettext_noop("Czas na odpowiedź minął."))
-    if command.option != PARRY:
+    if command.option != d.PARRY:
         return _land(state, prompt, rng)
-    parried = Parried(prompt.id, defender.id, rng.randint(1, 100), defender.parry_threshold)
+    parried = _parry(defender, prompt.id, rng)
     return [parried] if parried.success else [parried, *_land(state, prompt, rng)]
 
 
-def _end_turn(state: Duel, command: EndTurn, rng: RNG) -> list[Event]:
-    """The next standing fighter in order acts; after the last, a new round (and initiative).
-    By post: the fighter passes its turn."""
+def check_option(option: str) -> None:
+    if option not in (d.PARRY, d.NO_REACTION):
+        msg = gettext_noop("Tej reakcji nie można tu użyć.")
+        raise RuleViolation("reakcja", msg, option=option)
+
+
+def _end_turn(state: Duel, command: d.EndTurn, rng: RNG) -> list[Event]:
+    """The next standing fighter in order acts; after the last, a new round. By post: a pass."""
     if state.by_post:
         me = _require_poster(state, command.actor)
-        return _then_next_round(state, [TurnEnded(me.id)], rng, command.now)
+        return _then_next_round(state, [d.TurnEnded(me.id)], rng, command.now)
     me = _require_turn(state, command.actor, standing=False)
     _require_no_prompt(state)
-    ended = TurnEnded(me.id)
-    after = evolve(state, ended)
-    return [ended] if after.current is not None else [ended, *_new_round(after, rng, command.now)]
+    after = evolve(state, ended := d.TurnEnded(me.id))
+    return [ended] if after.current else [ended, *_new_round(after, rng, command.now)]
 
 
-def _expire(state: Duel, command: ResolveExpired, rng: RNG) -> list[Event]:
-    """A prompt past its deadline lands as "no reaction"; by post, a round past its deadline
+def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
+    """A prompt past its deadline lands as no reaction; by post, a round past its deadline
     ends (who has not acted loses the turn) and the next begins."""
     prompt = state.prompt
     if prompt is not None and prompt.deadline <= command.now:
         return _land(state, prompt, rng, expired=True)
-    deadline = state.deadline if state.by_post and state.stage == "fight" else None
+    deadline = next_deadline(state)
     if prompt is not None or deadline is None or deadline > command.now:
         raise RuleViolation("nic_nie_czeka", gettext_noop("Nic nie czeka na rozstrzygnięcie."))
-    expired = RoundExpired(state.to_act)
+    expired = d.RoundExpired(state.to_act)
     return [expired, *_new_round(evolve(state, expired), rng, command.now)]
 
 
-def _end_fight(state: Duel, command: EndFight) -> list[Event]:
-    """The GM ends the fight, naming the winning side or none."""
-    if state.stage == "ended":
-        raise RuleViolation("koniec", gettext_noop("Pojedynek już się skończył."))
-    sides = {f.side for f in state.fighters.values()}
-    if command.winner is not None and command.winner not in sides:
-        raise RuleViolation(
-            "strona", gettext_noop("Nie ma takiej strony: %(side)s."), side=command.winner
-        )
-    return [FightEnded(command.winner)]
+def _end_fight(state: Duel, command: d.EndFight) -> list[Event]:
+    _require_stage(state, "fight", "setup")
+    if command.winner is not None and command.winner not in _sides(state):
+        msg = gettext_noop("Nie ma takiej strony: %(side)s.")
+        raise RuleViolation("strona", msg, side=command.winner)
+    return [d.FightEnded(command.winner)]
 
 
-def _set_life(state: Duel, command: SetLife) -> list[Event]:
-    """The GM sets Życie left, between 0 and the sheet's Życie."""
-    target = _fighter(state, command.target)
-    if not 0 <= command.life <= target.zycie:
-        raise RuleViolation(
-            "zycie", gettext_noop("Życie: od 0 do %(max)d."), max=target.zycie, name=target.name
-        )
-    return [LifeSet(target.id, command.life)]
+# --- the battle map: square fields, a metre each -----------------------------------------------
 
 
-# --- the battle map (a square map, a field a metre) ------------------------------------------
-
-
-def _edit_map(state: Duel, command: EditMap) -> list[Event]:
-    """GM: any edit the map allows; a smaller map may not drop a token."""
-    if isinstance(command.edit, battlemap.Remove) and not command.edit.confirm:
-        raise RuleViolation("potwierdz", gettext_noop("Potwierdź usunięcie mapy."))
-    battlemap.check_edit(state.battlemap, command.edit, occupied(state))
-    return [MapEdited(command.edit)]
-
-
-def _place(state: Duel, command: PlaceCombatant) -> list[Event]:
-    """GM: a token onto a free, passable field of the map (or off it)."""
-    target = _fighter(state, command.target)
-    m = _require_map(state)
-    to = command.to
+def _place(state: Duel, command: d.PlaceCombatant) -> list[Event]:
+    """A token onto a free, passable field (or off the map)."""
+    target, m, to = _fighter(state, command.target), _require_map(state), command.to
     if to is not None:
-        if not m.inside(to):
-            raise RuleViolation("poza_mapa", gettext_noop("Pole %(field)s jest poza mapą."),
-                                field=battlemap.label(to))  # fmt: skip
+        field = battlemap.label(to)
         if not m.passable(to):
+            msg = gettext_noop("Pole %(field)s jest poza mapą lub zablokowane.")
+            raise RuleViolation("sciana", msg, field=field)
+        if to in _occupied(state, but=target.id):
             raise RuleViolation(
-                "sciana",
-                gettext_noop("Pole %(field)s jest zablokowane."),
-                field=battlemap.label(to),
+                "zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field
             )
-        if any(f.position == to for f in state.fighters.values() if f.id != target.id):
-            raise RuleViolation(
-                "zajete_pole",
-                gettext_noop("Pole %(field)s jest zajęte."),
-                field=battlemap.label(to),
-            )
-    return [Placed(target.id, to)]
+    return [command]
 
 
-def _move(state: Duel, command: Move) -> list[Event]:
-    """Along a path from the token's field: never through an enemy nor onto anyone, within
-    the turn's fields of movement (a run spends the attack)."""
-    m = _require_map(state)
-    me = _require_turn(state, command.actor)
+def _move(state: Duel, command: d.Move) -> list[Event]:
+    """Along a path from the token's field, never through an enemy nor onto anyone, within the
+    turn's fields of movement (a run spends the attack)."""
+    m, me, path = _require_map(state), _require_turn(state, command.actor), command.path
     if me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("%(name)s nie stoi na mapie."), name=me.name)
-    path = command.path
     if len(path) < 2 or path[0] != me.position:
         raise RuleViolation("sciezka", gettext_noop("Ścieżka zaczyna się na polu postaci."))
     cost = battlemap.path_cost(m, path)
     enemies = {f.position for f in state.fighters.values() if f.side != me.side and not f.down}
     crossed = next((f for f in path[1:] if f in enemies), None)
     if crossed is not None:
-        raise RuleViolation(
-            "wrog", gettext_noop("Na polu %(field)s stoi wróg."), field=battlemap.label(crossed)
-        )
-    if path[-1] in occupied(state):
-        raise RuleViolation(
-            "zajete_pole",
-            gettext_noop("Pole %(field)s jest zajęte."),
-            field=battlemap.label(path[-1]),
-        )
-    if command.mode == RUN and state.attacked:
+        field = battlemap.label(crossed)
+        raise RuleViolation("wrog", gettext_noop("Na polu %(field)s stoi wróg."), field=field)
+    if path[-1] in _occupied(state):
+        field = battlemap.label(path[-1])
+        raise RuleViolation("zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field)
+    if command.mode == d.RUN and state.attacked:
         raise RuleViolation("bieg", gettext_noop("Po ataku nie można już biec."))
-    left = MOVE_FIELDS[command.mode] - state.moved
-    if cost > left:
-        raise RuleViolation(
-            "za_daleko", gettext_noop("Za daleko: %(cost)d pól, zostało %(left)d."),
-            cost=cost, left=max(0, left),
-        )  # fmt: skip
-    return [Moved(me.id, path, cost, command.mode)]
+    if cost > (left := d.MOVE_FIELDS[command.mode] - state.moved):
+        msg = gettext_noop("Za daleko: %(cost)d pól, zostało %(left)d.")
+        raise RuleViolation("za_daleko", msg, cost=cost, left=max(0, left))
+    return [d.Moved(me.id, path, cost, command.mode)]
 
 
-def occupied(state: Duel) -> list[tuple[int, int]]:
-    return [f.position for f in state.fighters.values() if f.position is not None]
+def refusal(state: Duel, command: d.Move) -> RuleViolation | None:
+    """Why the rules would refuse this move (None: they take it); a move rolls nothing."""
+    try:
+        _move(state, command)
+    except RuleViolation as refused:
+        return refused
+    return None
+
+
+def _occupied(state: Duel, but: str = "") -> list[tuple[int, int]]:
+    return [f.position for f in state.fighters.values() if f.position and f.id != but]
 
 
 def _require_map(state: Duel) -> battlemap.BattleMap:
@@ -344,48 +248,38 @@ def _require_map(state: Duel) -> battlemap.BattleMap:
     return state.battlemap
 
 
-def _evolve_map(state: Duel, event: MapEdited) -> Duel:
-    m = battlemap.apply_edit(state.battlemap, event.edit, "square", 1)
-    if m is not None:
-        return _replace(state, battlemap=m)
-    fighters = {cid: _replace(f, position=None) for cid, f in state.fighters.items()}
-    return _replace(state, battlemap=None, fighters=fighters)
-
-
-# --- what follows from the rules --------------------------------------------------------------
+# --- what follows from the rules ---------------------------------------------------------------
 
 
 def _new_round(state: Duel, rng: RNG, now: float) -> list[Event]:
     """Everyone standing rolls d20 + Atak; higher goes first (ties: higher Atak, then name).
     By post the round ends `post_hours` from `now`."""
-    rolls = [
-        InitiativeRolled(f.id, rng.randint(1, 20), f.atak)
-        for f in state.fighters.values()
-        if not f.down
-    ]
-    names = {f.id: f.name for f in state.fighters.values()}
-    order = sorted(rolls, key=lambda r: (-r.total, -r.bonus, names[r.fighter], r.fighter))
-    deadline = now + state.settings.post_hours * HOUR if state.by_post else None
-    return [RoundStarted(state.round + 1, tuple(r.fighter for r in order), deadline), *rolls]
+    standing = [f for f in state.fighters.values() if not f.down]
+    rolls = {f: d.InitiativeRolled(f.id, rng.randint(1, 20), f.atak) for f in standing}
+    order = sorted(standing, key=lambda f: (-rolls[f].total, -f.atak, f.name, f.id))
+    deadline = now + state.settings.post_hours * d.HOUR if state.by_post else None
+    return [d.RoundStarted(state.round + 1, tuple(f.id for f in order), deadline), *rolls.values()]
+
+
+def _parry(defender: Fighter, prompt: str, rng: RNG) -> d.Parried:
+    return d.Parried(prompt, defender.id, rng.randint(1, 100), defender.parry_threshold)
 
 
 def _land(state: Duel, prompt: Prompt, rng: RNG, *, expired: bool = False) -> list[Event]:
     """The hit lands for d6 + the attacker's Premia; a side left standing alone wins."""
-    attacker = state.fighters[prompt.attacker]
-    struck = Struck(
-        prompt.id, attacker.id, prompt.defender, rng.randint(1, 6), attacker.weapon_bonus, expired
+    bonus = state.fighters[prompt.attacker].weapon_bonus
+    struck = d.Struck(
+        prompt.id, prompt.attacker, prompt.defender, rng.randint(1, 6), bonus, expired
     )
     sides = _standing_sides(evolve(state, struck))
-    if len(sides) > 1:
-        return [struck]
-    return [struck, FightEnded(next(iter(sides), None))]
+    return [struck] if len(sides) > 1 else [struck, d.FightEnded(next(iter(sides), None))]
 
 
-# --- checks -----------------------------------------------------------------------------------
+# --- checks ------------------------------------------------------------------------------------
 
 
-def _require_stage(state: Duel, stage: str) -> None:
-    if state.stage == stage:
+def _require_stage(state: Duel, *stages: str) -> None:
+    if state.stage in stages:
         return
     if state.stage == "ended":
         raise RuleViolation("koniec", gettext_noop("Pojedynek już się skończył."))
@@ -395,18 +289,13 @@ def _require_stage(state: Duel, stage: str) -> None:
 
 
 def _require_turn(state: Duel, actor: str, *, standing: bool = True) -> Fighter:
-    """The acting fighter, if it is its turn (and, to attack, it still stands)."""
+    """The acting fighter, if it is its turn (and, but to end it, it still stands)."""
     _require_stage(state, "fight")
-    me = _fighter(state, actor)
-    current = state.current
+    me, current = _fighter(state, actor), state.current
     if current != me.id:
         name = state.fighters[current].name if current else "–"
-        raise RuleViolation(
-            "nie_twoja_tura",
-            gettext_noop("Nie twoja tura: teraz działa %(name)s."),
-            name=name,
-            current=current or "",
-        )
+        msg = gettext_noop("Nie twoja tura: teraz działa %(name)s.")
+        raise RuleViolation("nie_twoja_tura", msg, name=name, current=current or "")
     if standing and me.down:
         raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
     return me
@@ -419,27 +308,22 @@ def _require_poster(state: Duel, actor: str) -> Fighter:
     if me.down:
         raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
     if me.id not in state.to_act:
-        raise RuleViolation(
-            "juz_dzialal", gettext_noop("%(name)s już działał w tej rundzie."), name=me.name
-        )
+        msg = gettext_noop("%(name)s już działał w tej rundzie.")
+        raise RuleViolation("juz_dzialal", msg, name=me.name)
     return me
 
 
 def _require_no_prompt(state: Duel) -> None:
     if state.prompt is not None:
-        defender = state.fighters[state.prompt.defender]
-        raise RuleViolation(
-            "czeka_na_odpowiedz",
-            gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak."),
-            name=defender.name,
-        )
+        name = state.fighters[state.prompt.defender].name
+        msg = gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak.")
+        raise RuleViolation("czeka_na_odpowiedz", msg, name=name)
 
 
-def _open_prompt(state: Duel, prompt_id: str) -> Prompt:
+def open_prompt(state: Duel, prompt_id: str) -> Prompt:
     if state.prompt is None or state.prompt.id != prompt_id:
-        raise RuleViolation(
-            "brak_pytania", gettext_noop("To pytanie jest już zamknięte."), prompt=prompt_id
-        )
+        msg = gettext_noop("To pytanie jest już zamknięte.")
+        raise RuleViolation("brak_pytania", msg, prompt=prompt_id)
     return state.prompt
 
 
@@ -449,114 +333,112 @@ def _fighter(state: Duel, fighter_id: str) -> Fighter:
     return state.fighters[fighter_id]
 
 
+def _sides(state: Duel) -> set[str]:
+    return {f.side for f in state.fighters.values()}
+
+
 def _standing_sides(state: Duel) -> set[str]:
     return {f.side for f in state.fighters.values() if not f.down}
 
 
-# --- evolve -----------------------------------------------------------------------------------
+def next_deadline(state: Duel) -> float | None:
+    """The open prompt's, else (by post) the round's."""
+    if state.prompt is not None:
+        return state.prompt.deadline
+    return state.deadline if state.by_post and state.stage == "fight" else None
+
+
+def resume(state: Duel, *, paused_at: float, now: float, minimum: float) -> list[Event]:
+    """The open prompt (by post, the round) gets the time it had left at `paused_at`."""
+    deadline = next_deadline(state)
+    if deadline is None:
+        return []
+    prompt = state.prompt.id if state.prompt else ""
+    return [d.DeadlineMoved(prompt, now + max(deadline - paused_at, minimum))]
+
+
+# --- evolve: the state after one event; never rolls --------------------------------------------
 
 
 def evolve(state: Duel, event: Event) -> Duel:
-    """The state after one event; never rolls."""
     match event:
-        case Joined(fighter=fighter):
+        case d.Joined(fighter=fighter):
             return _with(state, fighter)
-        case RoundStarted():
-            fighters = {cid: _replace(f, initiative=None) for cid, f in state.fighters.items()}
-            return _replace(
-                state,
-                stage="fight",
-                round=event.round,
-                order=event.order,
-                turn=0,
-                attacked=False,
-                fighters=fighters,
-                deadline=event.deadline,
-                acted=(),
-                moved=0,
-            )
-        case InitiativeRolled():
-            return _with(state, _replace(state.fighters[event.fighter], initiative=event.total))
-        case Attacked():
-            return _acted(_attacked(state, event), event.attacker)
-        case Parried():
-            return _replace(state, prompt=None) if event.success else state
-        case Struck():
-            target = state.fighters[event.target]
-            hurt = _replace(target, damage=target.damage + event.damage)
-            return _replace(_with(state, hurt), prompt=None)
-        case TurnEnded() if state.by_post:
+        case d.RoundStarted():
+            fighters = {cid: replace(f, initiative=None) for cid, f in state.fighters.items()}
+            return replace(state, stage="fight", round=event.round, order=event.order, turn=0,
+                           attacked=False, fighters=fighters, deadline=event.deadline, acted=(),
+                           moved=0)  # fmt: skip
+        case d.InitiativeRolled():
+            return _change(state, event.fighter, initiative=event.total)
+        case d.Attacked(prompt=str(pid)) if event.deadline is not None:
+            prompt = Prompt(pid, event.attacker, event.target, event.deadline)
+            opened = state.prompts_opened + 1
+            return replace(state, attacked=True, prompt=prompt, prompts_opened=opened)
+        case d.Attacked():
+            return _acted(replace(state, attacked=True), event.attacker)
+        case d.Parried():
+            return replace(state, prompt=None) if event.success else state
+        case d.Struck():
+            damage = state.fighters[event.target].damage + event.damage
+            return replace(_change(state, event.target, damage=damage), prompt=None)
+        case d.TurnEnded() if state.by_post:
             return _acted(state, event.actor)
-        case TurnEnded():
-            return _replace(state, turn=_next_turn(state), attacked=False, moved=0)
-        case MapEdited():
-            return _evolve_map(state, event)
-        case Placed():
-            return _with(state, _replace(state.fighters[event.target], position=event.to))
-        case Moved():
-            moved = _with(state, _replace(state.fighters[event.actor], position=event.path[-1]))
-            spent = event.mode == RUN or state.attacked
-            return _replace(moved, moved=state.moved + event.cost, attacked=spent)
-        case RoundExpired():
-            return _replace(state, acted=(*state.acted, *event.missed))
-        case FightEnded():
-            return _replace(state, stage="ended", winner=event.winner, prompt=None)
-        case HiddenSet():
-            return _with(state, _replace(state.fighters[event.target], hidden=event.hidden))
-        case StatsRevealed():
-            fighter = _replace(state.fighters[event.target], revealed=event.revealed)
-            return _with(state, fighter)
-        case LifeSet():
-            target = state.fighters[event.target]
-            return _with(state, _replace(target, damage=target.zycie - event.life))
-        case DeadlineMoved() if state.prompt is not None and state.prompt.id == event.prompt:
-            return _replace(state, prompt=_replace(state.prompt, deadline=event.deadline))
-        case DeadlineMoved() if event.prompt == "" and state.deadline is not None:
-            return _replace(state, deadline=event.deadline)
+        case d.TurnEnded():
+            return replace(state, turn=_next_turn(state), attacked=False, moved=0)
+        case d.EditMap():
+            m = battlemap.apply_edit(state.battlemap, event.edit, "square", 1)
+            if m is not None:
+                return replace(state, battlemap=m)
+            gone = {cid: replace(f, position=None) for cid, f in state.fighters.items()}
+            return replace(state, battlemap=None, fighters=gone)
+        case d.PlaceCombatant():
+            return _change(state, event.target, position=event.to)
+        case d.Moved():
+            moved = _change(state, event.actor, position=event.path[-1])
+            spent = event.mode == d.RUN or state.attacked
+            return replace(moved, moved=state.moved + event.cost, attacked=spent)
+        case d.RoundExpired():
+            return replace(state, acted=(*state.acted, *event.missed))
+        case d.FightEnded():
+            return replace(state, stage="ended", winner=event.winner, prompt=None)
+        case d.SetHidden():
+            return _change(state, event.target, hidden=event.hidden)
+        case d.RevealStats():
+            return _change(state, event.target, revealed=event.revealed)
+        case d.SetLife():
+            return _change(
+                state, event.target, damage=state.fighters[event.target].zycie - event.life
+            )
+        case d.DeadlineMoved() if state.prompt and state.prompt.id == event.prompt:
+            return replace(state, prompt=replace(state.prompt, deadline=event.deadline))
+        case d.DeadlineMoved() if event.prompt == "" and state.deadline is not None:
+            return replace(state, deadline=event.deadline)
     raise ValueError(f"unknown event: {event!r}")
 
 
-def replay(initial: Duel, events: Iterable[Event]) -> Duel:
-    return reduce(evolve, events, initial)
-
-
-def _attacked(state: Duel, event: Attacked) -> Duel:
-    if event.prompt is None or event.deadline is None:
-        return _replace(state, attacked=True)
-    prompt = Prompt(event.prompt, event.attacker, event.target, event.deadline)
-    return _replace(state, attacked=True, prompt=prompt, prompts_opened=state.prompts_opened + 1)
+def replay(state: Duel, events: list[Event]) -> Duel:
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def _acted(state: Duel, fighter: str) -> Duel:
     """By post: `fighter` has had its turn this round."""
     if not state.by_post or fighter in state.acted:
         return state
-    return _replace(state, acted=(*state.acted, fighter))
+    return replace(state, acted=(*state.acted, fighter))
 
 
 def _next_turn(state: Duel) -> int:
     """The index of the next fighter in order still standing; past the end when none is."""
-    for index in range(state.turn + 1, len(state.order)):
-        if not state.fighters[state.order[index]].down:
-            return index
-    return len(state.order)
+    later = range(state.turn + 1, len(state.order))
+    return next((i for i in later if not state.fighters[state.order[i]].down), len(state.order))
+
+
+def _change(state: Duel, fighter_id: str, **changes: Any) -> Duel:
+    return _with(state, replace(state.fighters[fighter_id], **changes))
 
 
 def _with(state: Duel, fighter: Fighter) -> Duel:
-    return _replace(state, fighters={**state.fighters, fighter.id: fighter})
-
-
-_replace = dataclasses.replace
-
-
-def resume(state: Duel, *, paused_at: float, now: float, minimum: float) -> list[Event]:
-    """The open prompt (by post, the round) gets the time it had left at `paused_at` (at least
-    `minimum`)."""
-    prompt = state.prompt
-    if prompt is not None:
-        left = max(prompt.deadline - paused_at, minimum)
-        return [DeadlineMoved(prompt=prompt.id, deadline=now + left)]
-    if state.by_post and state.stage == "fight" and state.deadline is not None:
-        left = max(state.deadline - paused_at, minimum)
-        return [DeadlineMoved(prompt="", deadline=now + left)]
-    return []
+    return replace(state, fighters={**state.fighters, fighter.id: fighter})

@@ -1,68 +1,66 @@
-"""Pojedynek's records: table settings, a fighter, the fight's state, commands and events.
+"""Pojedynek's records: the table settings, a fighter, the fight's state, commands and events.
 
-Frozen dataclasses, and strict JSON round trips driven by their type hints: unknown keys,
-missing fields and wrong types raise `ValueError` naming the field. Commands and events carry
-their `type` key; the state is what `evolve` folds them into.
+Frozen dataclasses, each command and event declared in one line by `command(...)` and
+`event(...)` (its type key and its fields in order: a type, or a (type, default) pair); the
+kernel's codec (`combat.rules.codec`) reads and writes them by their type hints. The GM's own
+edits (hide, reveal, set Życie, edit the map, place a token) are their own events.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, make_dataclass
 from typing import Any, ClassVar, Literal
 
+from combat.rules import settings_json
 from combat.rules.battlemap import BattleMap, Edit
-from combat.rules.codec import Codec
 
 GM = "gm"  # the actor of the GM's own commands
-PARRY = "parry"
-NO_REACTION = ""  # the option key of "no reaction" on every prompt
-ANSWERS = (PARRY, NO_REACTION)
+PARRY, NO_REACTION = "parry", ""  # a prompt's options: parry, or take the hit
 TO_HIT = 11  # d20 + Atak against this
-ANSWER_S = (3, 120)  # the bounds of the answer time a GM may set
-POST_HOURS = (1, 336)  # the bounds of a by-post round's time, in hours (two weeks at most)
+ANSWER_S, POST_HOURS = (3, 120), (1, 336)  # the bounds a GM may set: seconds, hours
 HOUR = 3600.0
-Mode = Literal["walk", "run"]  # a walk keeps the attack, a run spends it
-WALK: Mode = "walk"
-RUN: Mode = "run"
-MOVE_FIELDS: dict[str, int] = {WALK: 6, RUN: 12}  # fields of movement a turn's move may use
-
-Pace = Literal["live", "post"]
-
-Stage = Literal["setup", "fight", "ended"]
+WALK, RUN = "walk", "run"  # a walk keeps the attack, a run spends it
+MOVE_FIELDS = {WALK: 6, RUN: 12}  # fields of movement a turn's move may use
+record = dataclass(frozen=True)
+Field = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
-    """What the GM may set for a table: the seconds a defender has to answer an attack; the
-    pace, "live" (one fighter after another) or "post" (a round by post: every fighter acts
-    once, in any order, before a deadline `post_hours` away; the defender parries by itself),
-    and how many hours before that deadline the players still to act are reminded (0: no
-    reminder)."""
+    """The seconds a defender has to answer; the pace, "live" (one fighter after another) or
+    "post" (every fighter acts once, in any order, before a deadline `post_hours` away, and the
+    defender parries by itself); how many hours before it the laggards are reminded (0: no)."""
 
     answer_s: int = 15
-    pace: Pace = "live"
+    pace: Literal["live", "post"] = "live"
     post_hours: int = 24
     reminder_hours: int = 6
 
+    def validate(self) -> None:
+        if self.pace not in ("live", "post"):
+            raise ValueError("pace: live or post")
+        bounds = {"answer_s": ANSWER_S, "post_hours": POST_HOURS}
+        for name, (low, high) in {**bounds, "reminder_hours": (0, self.post_hours - 1)}.items():
+            if not low <= getattr(self, name) <= high:
+                raise ValueError(f"{name}: {low}–{high}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return settings_json.to_json(self)
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
-        settings = from_data(cls, dict(data), "settings")
-        low, high = ANSWER_S
-        if not low <= settings.answer_s <= high:
-            raise ValueError(f"answer_s: {low}–{high} seconds")
-        low, high = POST_HOURS
-        if not low <= settings.post_hours <= high:
-            raise ValueError(f"post_hours: {low}–{high} hours")
-        if not 0 <= settings.reminder_hours < settings.post_hours:
-            raise ValueError("reminder_hours: 0 or more, under post_hours")
-        return settings
+        return settings_json.from_json(cls, data, _same_type)
 
 
-@dataclass(frozen=True)
+def _same_type(name: str, raw: Any, default: Any) -> Any:
+    if type(raw) is not type(default):
+        raise ValueError(f"{name}: expected {type(default).__name__}")
+    return raw
+
+
+@record
 class Fighter:
-    """One combatant: its sheet's numbers, who plays it and how hurt it is."""
-
     id: str
     name: str
     side: str
@@ -75,7 +73,7 @@ class Fighter:
     hidden: bool = False
     revealed: bool = False
     initiative: int | None = None  # this round's d20 + Atak
-    position: tuple[int, int] | None = None  # the token's field on the battle map
+    position: Field | None = None
 
     @property
     def life(self) -> int:
@@ -87,11 +85,10 @@ class Fighter:
 
     @property
     def parry_threshold(self) -> int:
-        """A parry succeeds on d100 at or under this."""
-        return 10 * self.obrona
+        return 10 * self.obrona  # a parry holds on d100 at or under it
 
 
-@dataclass(frozen=True)
+@record
 class Prompt:
     """The defender's question after a hit: parry or take it, before `deadline`."""
 
@@ -101,16 +98,14 @@ class Prompt:
     deadline: float
 
 
-@dataclass(frozen=True)
+@record
 class Duel:
-    """The fight: every fighter, the round's order and whose turn it is, the open prompt.
-
-    Named unlike Eleora's state on purpose (`fighters`, `stage`): the table reaches a state
-    only through the ruleset, and a table that reads one by Eleora's names fails here."""
+    """The fight. Named unlike Eleora's state on purpose (`fighters`, `stage`): the table
+    reaches a state only through the ruleset."""
 
     settings: Settings
     fighters: Mapping[str, Fighter]
-    stage: Stage = "setup"
+    stage: Literal["setup", "fight", "ended"] = "setup"
     round: int = 0
     order: tuple[str, ...] = ()
     turn: int = 0  # index into `order`
@@ -139,370 +134,112 @@ class Duel:
         """By post: the fighters of the round's order still standing who have not acted."""
         if self.stage != "fight" or not self.by_post:
             return ()
-        return tuple(
-            cid
-            for cid in self.order
-            if cid not in self.acted and cid in self.fighters and not self.fighters[cid].down
-        )
+        return tuple(c for c in self.order if c not in self.acted and not self.fighters[c].down)
 
 
-# --- commands ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
 class Command:
-    """Who acts (a fighter's id, or `GM`), and the caller's clock for a deadline it opens."""
+    """Who acts (a fighter's id, or `GM` for the GM's own), and the caller's clock."""
 
-    type_key: ClassVar[str] = ""
-    gm_only: ClassVar[bool] = False
-
+    type_key: ClassVar[str]
+    gm_only: ClassVar[bool]
     actor: str
-    now: float = 0.0
+    now: float
 
 
-@dataclass(frozen=True, kw_only=True)
-class JoinCombat(Command):
-    type_key: ClassVar[str] = "join_combat"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    combatant: Mapping[str, Any]
-
-
-@dataclass(frozen=True, kw_only=True)
-class StartRound(Command):
-    """GM: begin the fight (the server rolls everyone's initiative)."""
-
-    type_key: ClassVar[str] = "start_round"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-
-
-@dataclass(frozen=True, kw_only=True)
-class Attack(Command):
-    type_key: ClassVar[str] = "attack"
-    target: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Answer(Command):
-    """The defender answers its prompt: `PARRY`, or `NO_REACTION`."""
-
-    type_key: ClassVar[str] = "answer"
-    prompt: str
-    option: str = NO_REACTION
-
-
-@dataclass(frozen=True, kw_only=True)
-class EndTurn(Command):
-    type_key: ClassVar[str] = "end_turn"
-
-
-@dataclass(frozen=True, kw_only=True)
-class EndFight(Command):
-    type_key: ClassVar[str] = "end_fight"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    winner: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class ResolveExpired(Command):
-    """The server: a prompt whose deadline passed lands as "no reaction"."""
-
-    type_key: ClassVar[str] = "resolve_expired"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-
-
-@dataclass(frozen=True, kw_only=True)
-class SetHidden(Command):
-    type_key: ClassVar[str] = "set_hidden"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    hidden: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class RevealStats(Command):
-    type_key: ClassVar[str] = "reveal_stats"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    revealed: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class SetLife(Command):
-    """GM: set a fighter's Życie left (0 to its maximum)."""
-
-    type_key: ClassVar[str] = "set_life"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    life: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class EditMap(Command):
-    """GM: lay, resize, paint, restyle or remove the battle map."""
-
-    type_key: ClassVar[str] = "edit_map"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    edit: Edit
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlaceCombatant(Command):
-    """GM: put a fighter's token on a field (None: off the map)."""
-
-    type_key: ClassVar[str] = "place_combatant"
-    gm_only: ClassVar[bool] = True
-    actor: str = GM
-    target: str
-    to: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Move(Command):
-    """A fighter walks (or runs) along `path`, its own field first."""
-
-    type_key: ClassVar[str] = "move"
-    path: tuple[tuple[int, int], ...]
-    mode: Mode = WALK
-
-
-# --- events -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
 class Event:
-    type_key: ClassVar[str] = ""
+    type_key: ClassVar[str]
 
 
-@dataclass(frozen=True)
-class Joined(Event):
-    type_key: ClassVar[str] = "joined"
-    fighter: Fighter
-
-
-@dataclass(frozen=True)
-class RoundStarted(Event):
-    """A round begins in `order` (the initiative rolls that follow it decided it); by post
-    it ends at `deadline`."""
-
-    type_key: ClassVar[str] = "round_started"
-    round: int
-    order: tuple[str, ...]
-    deadline: float | None = None
-
-
-@dataclass(frozen=True)
-class InitiativeRolled(Event):
-    """One fighter's initiative for the round: d20 + Atak."""
-
-    type_key: ClassVar[str] = "initiative_rolled"
-    fighter: str
-    face: int
-    bonus: int
-
-    @property
-    def total(self) -> int:
-        return self.face + self.bonus
-
-
-@dataclass(frozen=True)
-class Attacked(Event):
-    """d20 + Atak against `TO_HIT`; a hit opens the defender's prompt."""
-
-    type_key: ClassVar[str] = "attacked"
-    attacker: str
-    target: str
-    face: int
-    bonus: int
-    prompt: str | None = None  # the prompt's id, when it hit
-    deadline: float | None = None
-
-    @property
-    def hit(self) -> bool:
-        return self.face + self.bonus >= TO_HIT
-
-
-@dataclass(frozen=True)
-class Parried(Event):
-    """The defender's d100 against 10 × Obrona; at or under it the hit is cancelled."""
-
-    type_key: ClassVar[str] = "parried"
-    prompt: str
-    defender: str
-    face: int
-    threshold: int
-
-    @property
-    def success(self) -> bool:
-        return self.face <= self.threshold
-
-
-@dataclass(frozen=True)
-class Struck(Event):
-    """The hit lands: d6 + the weapon's Premia off the target's Życie; closes the prompt."""
-
-    type_key: ClassVar[str] = "struck"
-    prompt: str
-    attacker: str
-    target: str
-    face: int
-    bonus: int = 0
-    expired: bool = False  # nobody answered in time
-
-    @property
-    def damage(self) -> int:
-        return self.face + self.bonus
-
-
-@dataclass(frozen=True)
-class TurnEnded(Event):
-    type_key: ClassVar[str] = "turn_ended"
-    actor: str
-
-
-@dataclass(frozen=True)
-class FightEnded(Event):
-    type_key: ClassVar[str] = "fight_ended"
-    winner: str | None = None
-
-
-@dataclass(frozen=True)
-class HiddenSet(Event):
-    type_key: ClassVar[str] = "hidden_set"
-    target: str
-    hidden: bool
-
-
-@dataclass(frozen=True)
-class StatsRevealed(Event):
-    type_key: ClassVar[str] = "stats_revealed"
-    target: str
-    revealed: bool
-
-
-@dataclass(frozen=True)
-class LifeSet(Event):
-    type_key: ClassVar[str] = "life_set"
-    target: str
-    life: int
-
-
-@dataclass(frozen=True)
-class RoundExpired(Event):
-    """By post: the round's deadline passed; those who had not acted lose their turn."""
-
-    type_key: ClassVar[str] = "round_expired"
-    missed: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class DeadlineMoved(Event):
-    """An undo brought the prompt back (or, with no prompt id, the by-post round): it gets
-    the time it had left, from now."""
-
-    type_key: ClassVar[str] = "deadline_moved"
-    prompt: str
-    deadline: float
-
-
-@dataclass(frozen=True)
-class MapEdited(Event):
-    type_key: ClassVar[str] = "map_edited"
-    edit: Edit
-
-
-@dataclass(frozen=True)
-class Placed(Event):
-    type_key: ClassVar[str] = "placed"
-    target: str
-    to: tuple[int, int] | None
-
-
-@dataclass(frozen=True)
-class Moved(Event):
-    type_key: ClassVar[str] = "moved"
-    actor: str
-    path: tuple[tuple[int, int], ...]
-    cost: int
-    mode: Mode = WALK
-
-
-COMMANDS: dict[str, type[Command]] = {
-    c.type_key: c
-    for c in (
-        JoinCombat,
-        StartRound,
-        Attack,
-        Answer,
-        EndTurn,
-        EndFight,
-        ResolveExpired,
-        SetHidden,
-        RevealStats,
-        SetLife,
-        EditMap,
-        PlaceCombatant,
-        Move,
+def frozen(name: str, bases: tuple[type, ...] = (), kw_only: bool = False, /, **fields: Any) -> Any:
+    """A frozen dataclass declared in one line: each field a type or a (type, default) pair; a
+    `property` is a value computed from the fields."""
+    spec = [
+        (key, hint[0], field(default=hint[1])) if isinstance(hint, tuple) else (key, hint)
+        for key, hint in fields.items()
+        if not isinstance(hint, property)
+    ]
+    computed = {key: p for key, p in fields.items() if isinstance(p, property)}
+    namespace = {"__module__": __name__, **computed}
+    return make_dataclass(
+        name, spec, bases=bases, namespace=namespace, frozen=True, kw_only=kw_only
     )
-}
-EVENTS: dict[str, type[Event]] = {
-    e.type_key: e
-    for e in (
-        Joined,
-        RoundStarted,
-        InitiativeRolled,
-        Attacked,
-        Parried,
-        Struck,
-        TurnEnded,
-        FightEnded,
-        HiddenSet,
-        StatsRevealed,
-        LifeSet,
-        RoundExpired,
-        DeadlineMoved,
-        MapEdited,
-        Placed,
-        Moved,
-    )
-}
 
 
-# --- JSON -------------------------------------------------------------------------------------
+def command(key: str, *, gm: bool = False, **fields: Any) -> Any:
+    """A command: `actor` (the GM's by default for a `gm` one) and `now`, then `fields`."""
+    actor = (str, GM) if gm else str
+    kind = frozen(_named(key), (Command,), True, actor=actor, now=(float, 0.0), **fields)
+    kind.type_key, kind.gm_only = key, gm
+    return kind
 
 
-def command_to_dict(command: Command) -> dict[str, Any]:
-    return {"type": command.type_key, **to_data(command)}
+def event(key: str, **fields: Any) -> Any:
+    kind = frozen(_named(key), (Event,), **fields)
+    kind.type_key = key
+    return kind
 
 
-def command_from_dict(data: Mapping[str, Any]) -> Command:
-    return _typed(COMMANDS, data, "command")
+def _named(key: str) -> str:
+    return "".join(part.title() for part in key.split("_"))
 
 
-def event_to_dict(event: Event) -> dict[str, Any]:
-    return {"type": event.type_key, **to_data(event)}
+def maybe(hint: Any) -> tuple[Any, None]:
+    """An optional field, None unless given."""
+    return (hint | None, None)
 
 
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    return _typed(EVENTS, data, "event")
+# --- commands --------------------------------------------------------------------------------
 
+JoinCombat = command("join_combat", gm=True, combatant=Mapping[str, Any])
+StartRound = command("start_round", gm=True)  # the server rolls everyone's initiative
+Attack = command("attack", target=str)
+Answer = command("answer", prompt=str, option=(str, NO_REACTION))
+EndTurn = command("end_turn")
+EndFight = command("end_fight", gm=True, winner=maybe(str))
+ResolveExpired = command("expire", gm=True)  # the server: whatever waited past its deadline
+SetHidden = command("set_hidden", gm=True, target=str, hidden=bool)
+RevealStats = command("reveal_stats", gm=True, target=str, revealed=bool)
+SetLife = command("set_life", gm=True, target=str, life=int)
+EditMap = command("edit_map", gm=True, edit=Edit)
+PlaceCombatant = command("place_combatant", gm=True, target=str, to=maybe(Field))
+Move = command("move", path=tuple[Field, ...], mode=(Literal["walk", "run"], WALK))
 
-def state_to_dict(state: Duel) -> dict[str, Any]:
-    return to_data(state)
+# --- events: what the rules decided (and the GM's edits above, as they were sent) ---------------
 
+TOTAL = property(lambda e: e.face + e.bonus)  # a d20 + Atak, the d6 + Premia of a hit
+HELD = property(lambda e: e.face <= e.threshold)  # a parry: d100 at or under 10 × Obrona
+Joined = event("joined", fighter=Fighter)
+RoundStarted = event("round_started", round=int, order=tuple[str, ...], deadline=maybe(float))
+InitiativeRolled = event("initiative_rolled", fighter=str, face=int, bonus=int, total=TOTAL)
+Attacked = event(  # a hit opens the defender's `prompt`
+    "attacked",
+    attacker=str,
+    target=str,
+    face=int,
+    bonus=int,
+    prompt=maybe(str),
+    deadline=maybe(float),
+    hit=property(lambda e: e.face + e.bonus >= TO_HIT),
+)
+Parried = event("parried", prompt=str, defender=str, face=int, threshold=int, success=HELD)
+Struck = event(  # the hit lands for face + bonus (`expired`: nobody answered in time)
+    "struck",
+    prompt=str,
+    attacker=str,
+    target=str,
+    face=int,
+    bonus=(int, 0),
+    expired=(bool, False),
+    damage=TOTAL,
+)
+TurnEnded = event("turn_ended", actor=str)
+FightEnded = event("fight_ended", winner=maybe(str))
+RoundExpired = event("round_expired", missed=tuple[str, ...])  # by post: who loses the turn
+DeadlineMoved = event("deadline_moved", prompt=str, deadline=float)  # prompt "": the round's
+Moved = event("moved", actor=str, path=tuple[Field, ...], cost=int, mode=(str, WALK))
 
-def state_from_dict(data: Mapping[str, Any]) -> Duel:
-    return from_data(Duel, data, "state")
-
-
-_CODEC = Codec()
-to_data = _CODEC.to_data
-from_data = _CODEC.from_data
-_typed = _CODEC.typed
+COMMANDS = (JoinCombat, StartRound, Attack, Answer, EndTurn, EndFight, ResolveExpired)
+EDITS = (SetHidden, RevealStats, SetLife, EditMap, PlaceCombatant)
+COMMANDS += (*EDITS, Move)
+EVENTS = (Joined, RoundStarted, InitiativeRolled, Attacked, Parried, Struck, TurnEnded)
+EVENTS += (FightEnded, RoundExpired, DeadlineMoved, Moved, *EDITS)

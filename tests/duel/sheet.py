@@ -1,10 +1,5 @@
-"""Pojedynek's sheet: Atak, Obrona and Życie, one list of weapons, and the GM's one setting.
-
-A sheet is `{"attributes": {"atak", "obrona", "zycie"}, "skills": {}, "bron": [...]}`, the shape
-the characters app stores for any ruleset (attributes by key, skills, then each equipment
-section by its key). A combatant dict (as `Ruleset.new_encounter` takes it) becomes a
-`Fighter` here, with `ValueError` for anything malformed.
-"""
+"""Pojedynek's sheet: Atak, Obrona and Życie, one list of weapons; the GM's settings form; a
+combatant dict (as `Ruleset.new_encounter` takes it) read as a `Fighter`."""
 
 from __future__ import annotations
 
@@ -12,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from combat.rules.base import DerivedValue, StatSpec, gettext_noop
+from combat.rules.codec import Codec
 from combat.rules.schema import ItemField, Setting, SettingsGroup, SheetSection
-from tests.duel.model import ANSWER_S, POST_HOURS, TO_HIT, Fighter
+from tests.duel.model import ANSWER_S, POST_HOURS, TO_HIT, Fighter, record
 
 ATTRIBUTES = (
     StatSpec("atak", "Atak", 1, 10),
@@ -22,96 +18,72 @@ ATTRIBUTES = (
 )
 MAX_BONUS = 3
 WEAPONS = SheetSection(
-    key="bron",
-    title=gettext_noop("Broń"),
-    add_label=gettext_noop("Dodaj broń"),
+    "bron",
+    gettext_noop("Broń"),
+    gettext_noop("Dodaj broń"),
     fields=(
         ItemField("name", gettext_noop("Nazwa"), "text", maximum=80),
         ItemField("premia", gettext_noop("Premia do obrażeń"), "int", 0, MAX_BONUS),
     ),
     empty=gettext_noop("Bez broni: obrażenia k6."),
 )
-SETTINGS = (
-    SettingsGroup(
-        gettext_noop("Pojedynek"),
-        (
-            Setting(
-                "answer_s",
-                gettext_noop("Czas na odpowiedź (s)"),
-                help=gettext_noop("Ile sekund obrońca ma na decyzję, czy parować."),
-                bounds=ANSWER_S,
-            ),
-            Setting(
-                "pace",
-                gettext_noop("Tempo"),
-                choices=(("live", gettext_noop("na żywo")), ("post", gettext_noop("przez posty"))),
-            ),
-            Setting(
-                "post_hours",
-                gettext_noop("Czas na rundę przez posty (godziny)"),
-                bounds=POST_HOURS,
-            ),
-            Setting(
-                "reminder_hours",
-                gettext_noop("Przypomnienie przed terminem (godziny, 0: bez)"),
-                bounds=(0, POST_HOURS[1] - 1),
-            ),
+PACES = (("live", gettext_noop("na żywo")), ("post", gettext_noop("przez posty")))
+ANSWER = gettext_noop("Ile sekund obrońca ma na decyzję, czy parować.")
+SETTINGS = SettingsGroup(
+    gettext_noop("Pojedynek"),
+    (
+        Setting("answer_s", gettext_noop("Czas na odpowiedź (s)"), ANSWER, bounds=ANSWER_S),
+        Setting("pace", gettext_noop("Tempo"), choices=PACES),
+        Setting(
+            "post_hours", gettext_noop("Czas na rundę przez posty (godziny)"), bounds=POST_HOURS
+        ),
+        Setting(
+            "reminder_hours",
+            gettext_noop("Przypomnienie przed terminem (godziny, 0: bez)"),
+            bounds=(0, POST_HOURS[1] - 1),
         ),
     ),
 )
-COMBATANT_KEYS = frozenset({"id", "name", "side", "sheet", "controller", "position", "hidden"})
+
+
+@record
+class Combatant:
+    id: str
+    name: str
+    side: str
+    sheet: Mapping[str, Any]
+    controller: str | None = None
+    position: tuple[int, int] | None = None
+    hidden: bool = False
 
 
 def fighter_from_dict(data: Mapping[str, Any]) -> Fighter:
-    """A combatant dict (id, name, side, sheet, controller, hidden) as a fighter."""
-    if not isinstance(data, Mapping):
-        raise ValueError("combatant: an object")
-    unknown = sorted(set(data) - COMBATANT_KEYS)
-    if unknown:
-        raise ValueError(f"combatant: unknown field {unknown[0]!r}")
-    for key in ("id", "name", "side"):
-        if not isinstance(data.get(key), str) or not data[key]:
-            raise ValueError(f"combatant.{key}: a non-empty text")
-    controller = data.get("controller")
-    if controller is not None and not isinstance(controller, str):
-        raise ValueError("combatant.controller: a text or null")
-    if not isinstance(data.get("hidden", False), bool):
-        raise ValueError("combatant.hidden: true or false")
-    values = attributes_of(data.get("sheet"))
+    """ValueError naming what is malformed."""
+    c = Codec().from_data(Combatant, data, "combatant")
+    empty = next((key for key in ("id", "name", "side") if not getattr(c, key)), None)
+    if empty:
+        raise ValueError(f"combatant.{empty}: a non-empty text")
+    numbers = attributes_of(c.sheet)
+    bonus = weapon_bonus(c.sheet)
     return Fighter(
-        id=data["id"],
-        name=data["name"],
-        side=data["side"],
-        controller=controller,
-        atak=values["atak"],
-        obrona=values["obrona"],
-        zycie=values["zycie"],
-        weapon_bonus=weapon_bonus(data.get("sheet") or {}),
-        hidden=data.get("hidden", False),
+        c.id, c.name, c.side, c.controller, **numbers, weapon_bonus=bonus, hidden=c.hidden
     )
 
 
-def attributes_of(sheet: Any) -> dict[str, int]:
-    """Atak, Obrona and Życie of a sheet, each within its range."""
-    raw = sheet.get("attributes") if isinstance(sheet, Mapping) else None
+def attributes_of(sheet: Mapping[str, Any]) -> dict[str, int]:
+    raw = sheet.get("attributes")
     if not isinstance(raw, Mapping):
         raise ValueError("sheet.attributes: an object")
-    values = {}
     for spec in ATTRIBUTES:
         value = raw.get(spec.key)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"sheet.attributes.{spec.key}: a whole number")
-        if not spec.minimum <= value <= spec.maximum:
+        if type(value) is not int or not spec.minimum <= value <= spec.maximum:
             raise ValueError(f"sheet.attributes.{spec.key}: {spec.minimum}–{spec.maximum}")
-        values[spec.key] = value
-    return values
+    return {spec.key: raw[spec.key] for spec in ATTRIBUTES}
 
 
 def weapon_bonus(sheet: Mapping[str, Any]) -> int:
     """The best Premia among the sheet's weapons (0 without one)."""
     weapons = sheet.get(WEAPONS.key) or []
-    if not isinstance(weapons, list):
-        raise ValueError(f"sheet.{WEAPONS.key}: a list")
     bonuses = [w.get("premia", 0) for w in weapons if isinstance(w, Mapping)]
     if any(type(b) is not int or not 0 <= b <= MAX_BONUS for b in bonuses):
         raise ValueError(f"sheet.{WEAPONS.key}: premia 0–{MAX_BONUS}")
@@ -120,16 +92,14 @@ def weapon_bonus(sheet: Mapping[str, Any]) -> int:
 
 def hit_chance(atak: int) -> int:
     """P(d20 + Atak ≥ TO_HIT), in per cent."""
-    faces = min(20, max(0, 21 - (TO_HIT - atak)))
-    return 5 * faces
+    return 5 * min(20, max(0, 21 - (TO_HIT - atak)))
 
 
 def derived_values(sheet: Mapping[str, Any]) -> list[DerivedValue]:
-    values = attributes_of(sheet)
-    bonus = weapon_bonus(sheet)
+    atak, obrona = attributes_of(sheet)["atak"], attributes_of(sheet)["obrona"]
     return [
-        DerivedValue("trafienie", "Trafienie (%)", hit_chance(values["atak"]), "k20 + Atak ≥ 11"),
-        DerivedValue("parowanie", "Parowanie", 10 * values["obrona"], "k100 ≤ 10 × Obrona"),
-        DerivedValue("obrazenia", "Premia do obrażeń", bonus, "k6 + najlepsza broń"),
-        DerivedValue("inicjatywa", "Inicjatywa", values["atak"], "k20 + Atak, co rundę"),
+        DerivedValue("trafienie", "Trafienie (%)", hit_chance(atak), "k20 + Atak ≥ 11"),
+        DerivedValue("parowanie", "Parowanie", 10 * obrona, "k100 ≤ 10 × Obrona"),
+        DerivedValue("obrazenia", "Premia do obrażeń", weapon_bonus(sheet), "k6 + najlepsza broń"),
+        DerivedValue("inicjatywa", "Inicjatywa", atak, "k20 + Atak, co rundę"),
     ]

@@ -351,7 +351,7 @@ def _is_mark(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop"
 
 
-RULE_MODULES = ("__init__.py", "model.py", "engine.py", "sheet.py", "table.py", "ruleset.py")
+RULE_MODULES = ("__init__.py", "model.py", "engine.py", "sheet.py", "table.py")
 
 
 def rule_files() -> list[Path]:

@@ -342,8 +342,14 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C9
     """The log line of `event` told against `state` (the state before it); None: silent."""
     names = _names(state)
     match event:
-        case Joined() | HiddenSet() | StatsRevealed() | CombatEnded():
-            return vocabulary.describe(state, event)
+        case Joined():
+            return vocabulary.joined(state, event)
+        case HiddenSet():
+            return vocabulary.hidden_set(state, event)
+        case StatsRevealed():
+            return vocabulary.stats_revealed(state, event)
+        case CombatEnded():
+            return vocabulary.combat_ended(state, event)
         case CombatStarted(pace="post"):
             return _line(gettext_noop("Walka się zaczyna: tury przez posty."), "turn", [])
         case CombatStarted():

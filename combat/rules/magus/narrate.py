@@ -353,8 +353,7 @@ def _time_passed(state: EncounterState, e: TimePassed) -> LogLine:
 def _combat_started(state: EncounterState, e: CombatStarted) -> LogLine:
     if e.surprised:
         who = ", ".join(name_of(state, c) for c in e.surprised)
-        text = gettext_noop("Walka się zaczyna. Zaskoczeni: %(names)s.")
-        return line(text, "turn", names=who)
+        return line(gettext_noop("Walka się zaczyna. Zaskoczeni: %(names)s."), "turn", names=who)
     return line(gettext_noop("Walka się zaczyna."), "turn")
 
 

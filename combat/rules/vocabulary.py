@@ -21,6 +21,7 @@ from combat.rules import battlemap, naming
 from combat.rules.base import LogLine, RuleViolation, gettext_noop
 from combat.rules.battlemap import Edit, Field
 from combat.rules.codec import with_key
+from combat.rules.narration import line, name_of
 from combat.rules.records import replace
 
 GM = "gm"  # the actor of the GM's own commands; no combatant may use this id
@@ -275,42 +276,39 @@ def evolve(state: S, event: Event) -> S:
 # --- the log ----------------------------------------------------------------------------------
 
 
-def describe(state: Table[Any], event: Event) -> LogLine:
-    """The log line of a shared event: joining, hiding and showing, the numbers, the end."""
-    names = {cid: c.name for cid, c in state.combatants.items()}
-    match event:
-        case Joined(combatant=c):
-            return line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
-        case HiddenSet(target=t, stopped=str(mover), name=e_name):
-            name, other = names.get(mover, mover), e_name or names.get(t, t)
-            return line(battlemap.STOPPED, "move", [mover, t], name=name, other=other)
-        case HiddenSet(target=t, hidden=False, name=str(shown)) if shown != names.get(t, t):
-            text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
-            return line(text, "gm", [t], secret=True, old=names.get(t, t), name=shown)
-        case HiddenSet(target=t, hidden=hidden):
-            text = (
-                gettext_noop("Ukryty przed graczami: %(name)s.")
-                if hidden
-                else gettext_noop("Widoczny dla graczy: %(name)s.")
-            )
-            return line(text, "gm", [t], secret=True, name=names.get(t, t))
-        case StatsRevealed(target=t, revealed=revealed):
-            text = (
-                gettext_noop("Liczby odkryte: %(name)s.")
-                if revealed
-                else gettext_noop("Liczby ukryte: %(name)s.")
-            )
-            return line(text, "gm", [t], secret=True, name=names.get(t, t))
-        case CombatEnded(winner=None):
-            return line(gettext_noop("Walka zakończona."), "turn", [])
-        case CombatEnded(winner=side):
-            text = gettext_noop("Walka zakończona: wygrywa strona %(side)s.")
-            return line(text, "turn", [], side=side or "")
-    raise TypeError(f"not a shared event: {event!r}")  # pragma: no cover
+def joined(state: Table[Any], e: Joined) -> LogLine:
+    c = e.combatant
+    return line(gettext_noop("Do walki dołącza: %(name)s."), "join", [c.id], name=c.name)
 
 
-def line(
-    text: str, kind: str, actors: list[str], *, secret: bool = False, **params: Any
-) -> LogLine:
-    """A log line naming each of `actors` once."""
-    return LogLine(text, params, kind, tuple(dict.fromkeys(actors)), (), secret)
+def hidden_set(state: Table[Any], e: HiddenSet) -> LogLine:
+    """Hidden or shown (the GM's line); shown as a move ran into it (everyone's)."""
+    t, name = e.target, name_of(state, e.target)
+    if e.stopped is not None:
+        mover = name_of(state, e.stopped)
+        return line(battlemap.STOPPED, "move", [e.stopped, t], name=mover, other=e.name or name)
+    if not e.hidden and e.name is not None and e.name != name:
+        text = gettext_noop("Widoczny dla graczy: %(old)s, teraz %(name)s.")
+        return line(text, "gm", [t], secret=True, old=name, name=e.name)
+    text = (
+        gettext_noop("Ukryty przed graczami: %(name)s.")
+        if e.hidden
+        else gettext_noop("Widoczny dla graczy: %(name)s.")
+    )
+    return line(text, "gm", [t], secret=True, name=name)
+
+
+def stats_revealed(state: Table[Any], e: StatsRevealed) -> LogLine:
+    text = (
+        gettext_noop("Liczby odkryte: %(name)s.")
+        if e.revealed
+        else gettext_noop("Liczby ukryte: %(name)s.")
+    )
+    return line(text, "gm", [e.target], secret=True, name=name_of(state, e.target))
+
+
+def combat_ended(state: Table[Any], e: CombatEnded) -> LogLine:
+    if e.winner is None:
+        return line(gettext_noop("Walka zakończona."), "turn")
+    text = gettext_noop("Walka zakończona: wygrywa strona %(side)s.")
+    return line(text, "turn", side=e.winner)

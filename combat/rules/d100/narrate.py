@@ -83,10 +83,11 @@ from combat.rules.d100.events import (
 )
 from combat.rules.d100.settings import ATTRIBUTES, SKILLS
 from combat.rules.d100.state import Action, Combatant, Effect, EncounterState, Post
+from combat.rules.narration import Narrator, line, name_of
 from combat.rules.records import replace
 
 # Events the log does not tell (bookkeeping): an undo restarting the deadlines.
-SILENT: tuple[type[Event], ...] = (DeadlinesMoved,)
+SILENT: frozenset[type[Event]] = frozenset({DeadlinesMoved})
 
 STAT_LABELS: dict[str, str] = {**dict(ATTRIBUTES), **dict(SKILLS)}
 THRESHOLD = gettext_noop("Próg")
@@ -198,10 +199,6 @@ def _views(*items: TestRoll | CritRoll | None) -> tuple[RollView, ...]:
 # --- words ------------------------------------------------------------------------------------
 
 
-def _names(state: EncounterState) -> dict[str, str]:
-    return {cid: c.name for cid, c in state.combatants.items()}
-
-
 def shows_numbers(c: Combatant) -> bool:
     """Whether the players see this combatant's PŻ as numbers (`combat.access.Sight.seat`)."""
     return c.controller is not None or c.revealed
@@ -245,9 +242,9 @@ def effect_label(effect: Effect) -> str:
     return label
 
 
-def _applied_texts(names: Mapping[str, str], applied: Iterable[Applied]) -> list[str]:
+def _applied_texts(state: EncounterState, applied: Iterable[Applied]) -> list[str]:
     return [
-        f"{names.get(a.target, a.target)}: {effect_label(a.effect)} ({turns_text(a.effect)})"
+        f"{name_of(state, a.target)}: {effect_label(a.effect)} ({turns_text(a.effect)})"
         for a in applied
     ]
 
@@ -292,8 +289,7 @@ TEXT = gettext_noop("%(text)s")
 
 def action_parts(state: EncounterState, actor: str, action: Action) -> tuple[Part, ...]:
     """A structured action in a few words, as (msgid, params) parts: "atak → Ork (Szabla)"."""
-    names = _names(state)
-    target = names.get(action.target or "", action.target or "")
+    target = name_of(state, action.target) if action.target else ""
     if action.kind == "attack":
         means = means_of(state, actor, action.choice)
         return (
@@ -338,151 +334,140 @@ def post_param(state: EncounterState, post: Post) -> tuple[str, dict[str, Any]]:
 # --- the dispatch -----------------------------------------------------------------------------
 
 
-def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901, PLR0911, PLR0912 - a dispatch
+def describe(state: EncounterState, event: Event) -> LogLine | None:
     """The log line of `event` told against `state` (the state before it); None: silent."""
-    names = _names(state)
-    match event:
-        case Joined() | HiddenSet() | StatsRevealed() | CombatEnded():
-            return vocabulary.describe(state, event)
-        case CombatStarted(pace="post"):
-            return _line(gettext_noop("Walka się zaczyna: tury przez posty."), "turn", [])
-        case CombatStarted():
-            return _line(gettext_noop("Walka się zaczyna."), "turn", [])
-        case OrderSet(order=order, fixed=fixed):
-            shown = ", ".join(names[c] for c in order if c in names and not state.get(c).hidden)
-            text = (
-                gettext_noop("Mistrz Gry ustala kolejność: %(order)s.")
-                if fixed
-                else gettext_noop("Kolejność: %(order)s.")
-            )
-            return _line(text, "turn", [], order=shown or "—")
-        case PaceSet(pace="post"):
-            return _line(gettext_noop("Tempo: tura przez posty, do terminu."), "turn", [])
-        case PaceSet():
-            return _line(gettext_noop("Tempo: na żywo."), "turn", [])
-        case Damaged():
-            return _damaged(state, event)
-        case Healed():
-            return _healed(state, event)
-        case ConditionAdded(target=t, effect=effect):
-            return _condition_added(names, t, effect)
-        case ConditionRemoved(target=t, condition=key):
-            spec = cond.SPECS.get(key)
-            text = gettext_noop("%(name)s: koniec — %(condition)s.")
-            return _line(
-                text, "condition", [t], name=names.get(t, t), condition=spec.label if spec else key
-            )
-        case FallRolled():
-            return _fall(state, event)
-        case GMRolled():
-            return _gm_roll(names, event)
-        case FallenDecided(target=t, outcome=outcome):
-            text = (
-                gettext_noop("Mistrz Gry rozstrzyga: %(name)s ginie.")
-                if outcome == "martwy"
-                else gettext_noop("Mistrz Gry rozstrzyga: %(name)s żyje, nieprzytomny.")
-            )
-            return _line(text, "gm", [t], name=names.get(t, t))
-        case DeadlineSet(reopened=True):
-            return _line(
-                gettext_noop("Mistrz Gry przesuwa termin: wpisy znów otwarte."), "turn", []
-            )
-        case DeadlineSet():
-            return _line(gettext_noop("Mistrz Gry przesuwa termin tury."), "turn", [])
-        case TurnStarted(turn=n, deadline=deadline):
-            text = (
-                gettext_noop("Tura bojowa %(n)s: czas na wpisy.")
-                if deadline is not None
-                else gettext_noop("Tura bojowa %(n)s.")
-            )
-            return _line(text, "turn", [], n=n)
-        case TurnBegan(combatant=cid):
-            return _line(gettext_noop("Działa: %(name)s."), "turn", [cid], name=names.get(cid, cid))
-        case TurnSkipped():
-            return _skipped(names, event)
-        case TurnEnded(combatant=cid):
-            text = gettext_noop("%(name)s kończy turę.")
-            return _line(text, "turn", [cid], name=names.get(cid, cid))
-        case Posted(post=post):
-            return _posted(state, post)
-        case PostingClosed(turn=n):
-            text = gettext_noop("Termin minął: tura %(n)s zamknięta dla wpisów.")
-            return _line(text, "turn", [], n=n)
-        case PostsRevealed():
-            return _revealed(state, event)
-        case PostSkipped():
-            return _post_skipped(names, event)
-        case Bled(harm=harm):
-            return _bled(state, harm)
-        case RestResolved():
-            return _rest(state, event)
-        case Vanished(combatant=cid):
-            return _line(gettext_noop("%(name)s znika."), "turn", [cid], name=names.get(cid, cid))
-        case TurnClosed(turn=n):
-            return _line(gettext_noop("Koniec tury bojowej %(n)s."), "turn", [], n=n)
-        case FreeActed():
-            return _free(state, event)
-        case FullActed(combatant=cid, note=note):
-            text = gettext_noop("%(name)s — akcja pełna: %(note)s")
-            return _line(text, "action", [cid], name=names.get(cid, cid), note=note or "—")
-        case RestDeclared(combatant=cid):
-            text = gettext_noop("%(name)s odpoczywa (Odpoczynek: test Ogłady na koniec tury).")
-            return _line(text, "action", [cid], name=names.get(cid, cid))
-        case Transformed():
-            return _transformed(state, event)
-        case AttackDeclared():
-            return _declared(state, event)
-        case AttackResolved():
-            return _attack(state, event)
-        case PromptClosed():
-            return _fell_through(state, event)
-        case SpellResolved():
-            return _spell(state, event)
-        case Summoned(combatant=c):
-            return _summoned(state, c)
-        case MapEdited(edit=edit):
-            return _map_edited(state, edit)
-        case Placed(combatant=cid, to=None):
-            text = gettext_noop("Mistrz Gry zdejmuje z mapy: %(name)s.")
-            return _line(text, "move", [cid], name=names.get(cid, cid))
-        case Placed(combatant=cid, to=tuple() as to):
-            text = gettext_noop("Mistrz Gry stawia na polu %(field)s: %(name)s.")
-            return _line(text, "move", [cid], name=names.get(cid, cid), field=battlemap.label(to))
-        case Moved(combatant=cid, path=path, cost=cost):
-            text = gettext_noop("%(name)s idzie z %(start)s na %(field)s (%(metres)s m).")
-            return _line(
-                text,
-                "move",
-                [cid],
-                name=names.get(cid, cid),
-                start=battlemap.label(path[0]),
-                field=battlemap.label(path[-1]),
-                metres=cost * _metres(state),
-            )
-    return None
+    if type(event) in SILENT:
+        return None
+    return NARRATORS[type(event)](state, event)
 
 
-def _metres(state: EncounterState) -> int:
-    return state.battlemap.metres if state.battlemap is not None else 1
+def _combat_started(state: EncounterState, e: CombatStarted) -> LogLine:
+    if e.pace == "post":
+        return line(gettext_noop("Walka się zaczyna: tury przez posty."), "turn")
+    return line(gettext_noop("Walka się zaczyna."), "turn")
 
 
-def _map_edited(state: EncounterState, edit: battlemap.Edit) -> LogLine:
+def _order_set(state: EncounterState, e: OrderSet) -> LogLine:
+    seen = [c for c in e.order if c in state.combatants and not state.get(c).hidden]
+    text = (
+        gettext_noop("Mistrz Gry ustala kolejność: %(order)s.")
+        if e.fixed
+        else gettext_noop("Kolejność: %(order)s.")
+    )
+    return line(text, "turn", order=", ".join(name_of(state, c) for c in seen) or "—")
+
+
+def _pace_set(state: EncounterState, e: PaceSet) -> LogLine:
+    if e.pace == "post":
+        return line(gettext_noop("Tempo: tura przez posty, do terminu."), "turn")
+    return line(gettext_noop("Tempo: na żywo."), "turn")
+
+
+def _fallen_decided(state: EncounterState, e: FallenDecided) -> LogLine:
+    text = (
+        gettext_noop("Mistrz Gry rozstrzyga: %(name)s ginie.")
+        if e.outcome == "martwy"
+        else gettext_noop("Mistrz Gry rozstrzyga: %(name)s żyje, nieprzytomny.")
+    )
+    return line(text, "gm", [e.target], name=name_of(state, e.target))
+
+
+def _deadline_set(state: EncounterState, e: DeadlineSet) -> LogLine:
+    if e.reopened:
+        return line(gettext_noop("Mistrz Gry przesuwa termin: wpisy znów otwarte."), "turn")
+    return line(gettext_noop("Mistrz Gry przesuwa termin tury."), "turn")
+
+
+def _turn_started(state: EncounterState, e: TurnStarted) -> LogLine:
+    text = (
+        gettext_noop("Tura bojowa %(n)s: czas na wpisy.")
+        if e.deadline is not None
+        else gettext_noop("Tura bojowa %(n)s.")
+    )
+    return line(text, "turn", n=e.turn)
+
+
+def _turn_began(state: EncounterState, e: TurnBegan) -> LogLine:
+    name = name_of(state, e.combatant)
+    return line(gettext_noop("Działa: %(name)s."), "turn", [e.combatant], name=name)
+
+
+def _turn_ended(state: EncounterState, e: TurnEnded) -> LogLine:
+    name = name_of(state, e.combatant)
+    return line(gettext_noop("%(name)s kończy turę."), "turn", [e.combatant], name=name)
+
+
+def _posting_closed(state: EncounterState, e: PostingClosed) -> LogLine:
+    return line(gettext_noop("Termin minął: tura %(n)s zamknięta dla wpisów."), "turn", n=e.turn)
+
+
+def _turn_closed(state: EncounterState, e: TurnClosed) -> LogLine:
+    return line(gettext_noop("Koniec tury bojowej %(n)s."), "turn", n=e.turn)
+
+
+def _vanished(state: EncounterState, e: Vanished) -> LogLine:
+    name = name_of(state, e.combatant)
+    return line(gettext_noop("%(name)s znika."), "turn", [e.combatant], name=name)
+
+
+def _full_acted(state: EncounterState, e: FullActed) -> LogLine:
+    text = gettext_noop("%(name)s — akcja pełna: %(note)s")
+    name = name_of(state, e.combatant)
+    return line(text, "action", [e.combatant], name=name, note=e.note or "—")
+
+
+def _rest_declared(state: EncounterState, e: RestDeclared) -> LogLine:
+    text = gettext_noop("%(name)s odpoczywa (Odpoczynek: test Ogłady na koniec tury).")
+    return line(text, "action", [e.combatant], name=name_of(state, e.combatant))
+
+
+def _condition_removed(state: EncounterState, e: ConditionRemoved) -> LogLine:
+    spec = cond.SPECS.get(e.condition)
+    text = gettext_noop("%(name)s: koniec — %(condition)s.")
+    return line(
+        text, "condition", [e.target], name=name_of(state, e.target),
+        condition=spec.label if spec else e.condition,
+    )  # fmt: skip
+
+
+# --- the map ----------------------------------------------------------------------------------
+
+
+def _placed(state: EncounterState, e: Placed) -> LogLine:
+    name = name_of(state, e.combatant)
+    if e.to is None:
+        text = gettext_noop("Mistrz Gry zdejmuje z mapy: %(name)s.")
+        return line(text, "move", [e.combatant], name=name)
+    text = gettext_noop("Mistrz Gry stawia na polu %(field)s: %(name)s.")
+    return line(text, "move", [e.combatant], name=name, field=battlemap.label(e.to))
+
+
+def _moved(state: EncounterState, e: Moved) -> LogLine:
+    text = gettext_noop("%(name)s idzie z %(start)s na %(field)s (%(metres)s m).")
+    metres = e.cost * (state.battlemap.metres if state.battlemap is not None else 1)
+    return line(
+        text, "move", [e.combatant], name=name_of(state, e.combatant),
+        start=battlemap.label(e.path[0]), field=battlemap.label(e.path[-1]), metres=metres,
+    )  # fmt: skip
+
+
+def _map_edited(state: EncounterState, e: MapEdited) -> LogLine:
     """Laying, resizing and removing the map are told to everyone; painting and its look
     are the GM's own lines (a drag paints many times)."""
-    match edit:
+    match e.edit:
         case battlemap.Resize(width=w, height=h) if state.battlemap is None:
             text = gettext_noop("Mistrz Gry rozkłada mapę: %(width)s × %(height)s pól.")
-            return _line(text, "gm", [], width=w, height=h)
+            return line(text, "gm", [], width=w, height=h)
         case battlemap.Resize(width=w, height=h):
             text = gettext_noop("Mistrz Gry zmienia rozmiar mapy: %(width)s × %(height)s pól.")
-            return _line(text, "gm", [], width=w, height=h)
+            return line(text, "gm", [], width=w, height=h)
         case battlemap.Remove():
             text = gettext_noop("Mistrz Gry zdejmuje mapę: pozycje znów są opisowe.")
-            return _line(text, "gm", [])
+            return line(text, "gm", [])
         case battlemap.Paint(fields=fields):
             text = gettext_noop("Mistrz Gry maluje mapę (%(n)s pól).")
-            return _line(text, "gm", [], secret=True, n=len(fields))
-    return _line(gettext_noop("Mistrz Gry zmienia wygląd mapy."), "gm", [], secret=True)
+            return line(text, "gm", [], secret=True, n=len(fields))
+    return line(gettext_noop("Mistrz Gry zmienia wygląd mapy."), "gm", [], secret=True)
 
 
 # --- the cases --------------------------------------------------------------------------------
@@ -524,10 +509,11 @@ def _damaged(state: EncounterState, e: Damaged) -> LogLine:
             if extra
             else gettext_noop("Mistrz Gry: %(name)s traci %(amount)s PŻ (%(left)s).")
         )
-    return _with(text, "damage", [c.id], params)
+    return line(text, "damage", [c.id], params)
 
 
-def _bled(state: EncounterState, harm: Harm) -> LogLine:
+def _bled(state: EncounterState, e: Bled) -> LogLine:
+    harm = e.harm
     c = state.get(harm.target)
     extra = _harm_texts(state, [harm], harm.target)
     params: dict[str, str | int] = {
@@ -541,7 +527,7 @@ def _bled(state: EncounterState, harm: Harm) -> LogLine:
         if extra
         else gettext_noop("%(name)s krwawi: −%(amount)s PŻ (%(left)s).")
     )
-    return _with(text, "damage", [c.id], params)
+    return line(text, "damage", [c.id], params)
 
 
 def _healed(state: EncounterState, e: Healed) -> LogLine:
@@ -573,12 +559,13 @@ def _healed(state: EncounterState, e: Healed) -> LogLine:
             if extra
             else gettext_noop("%(name)s: +%(amount)s PŻ (%(left)s).")
         )
-    return _with(text, "heal", [c.id], params)
+    return line(text, "heal", [c.id], params)
 
 
-def _condition_added(names: Mapping[str, str], target: str, effect: Effect) -> LogLine:
+def _condition_added(state: EncounterState, e: ConditionAdded) -> LogLine:
+    target, effect = e.target, e.effect
     params: dict[str, Any] = {
-        "name": names.get(target, target),
+        "name": name_of(state, target),
         "condition": text_param(effect_label(effect)),
         "start": effect.start,
         "until": effect.until,
@@ -589,7 +576,7 @@ def _condition_added(names: Mapping[str, str], target: str, effect: Effect) -> L
         text = gettext_noop("%(name)s: %(condition)s (tura %(start)s).")
     else:
         text = gettext_noop("%(name)s: %(condition)s (tury %(start)s–%(until)s).")
-    return _with(text, "condition", [target], params)
+    return line(text, "condition", [target], params)
 
 
 def _fall(state: EncounterState, e: FallRolled) -> LogLine:
@@ -611,7 +598,7 @@ def _fall(state: EncounterState, e: FallRolled) -> LogLine:
     rolls += _views(r.acrobatics)
     if not r.roll:
         text = gettext_noop("%(name)s spada z %(height)s m: za nisko, bez obrażeń.")
-        return _line(text, "damage", [c.id], rolls=rolls, name=c.name, height=r.height)
+        return line(text, "damage", [c.id], rolls=rolls, name=c.name, height=r.height)
     extra = _harm_texts(state, [e.harm], c.id)
     params: dict[str, str | int] = {
         "name": c.name,
@@ -624,7 +611,7 @@ def _fall(state: EncounterState, e: FallRolled) -> LogLine:
     # The percent and the damage together give the maximum PŻ: told only where the players
     # see the numbers anyway.
     text = FALL_TEXTS[r.halved, shows_numbers(c), bool(extra)]
-    return _with(text, "damage", [c.id], params, rolls=rolls)
+    return line(text, "damage", [c.id], params, rolls=rolls)
 
 
 # (Akrobatyka halved it, the players see its numbers, with effects) -> the fall's line.
@@ -660,7 +647,7 @@ FALL_TEXTS: dict[tuple[bool, bool, bool], str] = {
 }
 
 
-def _gm_roll(names: Mapping[str, str], e: GMRolled) -> LogLine:
+def _gm_roll(state: EncounterState, e: GMRolled) -> LogLine:
     r = e.roll
     view = test_view(r)
     label = e.label or r.label
@@ -678,14 +665,14 @@ def _gm_roll(names: Mapping[str, str], e: GMRolled) -> LogLine:
         text = gettext_noop(
             "Rzut Mistrza Gry (%(name)s): %(label)s — %(roll)s przeciw %(threshold)s, %(level)s."
         )
-        params["name"] = names.get(e.target, e.target)
-        return _with(text, "gm", [e.target], params, rolls=(view,), secret=e.secret)
+        params["name"] = name_of(state, e.target)
+        return line(text, "gm", [e.target], params, rolls=(view,), secret=e.secret)
     text = gettext_noop("Rzut Mistrza Gry: %(label)s — %(roll)s przeciw %(threshold)s, %(level)s.")
-    return _with(text, "gm", [], params, rolls=(view,), secret=e.secret)
+    return line(text, "gm", [], params, rolls=(view,), secret=e.secret)
 
 
-def _skipped(names: Mapping[str, str], e: TurnSkipped) -> LogLine | None:
-    name = names.get(e.combatant, e.combatant)
+def _skipped(state: EncounterState, e: TurnSkipped) -> LogLine | None:
+    name = name_of(state, e.combatant)
     if e.reason == "martwy":
         return None  # the dead do not act: no line every turn
     if e.reason == "ogluszenie":
@@ -696,13 +683,14 @@ def _skipped(names: Mapping[str, str], e: TurnSkipped) -> LogLine | None:
         text = gettext_noop("%(name)s jest pokonany: pomija turę.")
     else:
         text = gettext_noop("%(name)s pomija turę.")
-    return _line(text, "turn", [e.combatant], name=name)
+    return line(text, "turn", [e.combatant], name=name)
 
 
-def _posted(state: EncounterState, post: Post) -> LogLine:
+def _posted(state: EncounterState, e: Posted) -> LogLine:
     """A post, hidden until the resolve when `posts_hidden` (the GM's line; the poster sees
     their own post on their turn panel)."""
-    name = state.get(post.actor).name if post.actor in state.combatants else post.actor
+    post = e.post
+    name = name_of(state, post.actor)
     what = post_param(state, post)
     secret = state.settings.posts_hidden
     actors = [post.actor]
@@ -719,7 +707,7 @@ def _posted(state: EncounterState, post: Post) -> LogLine:
         text = gettext_noop("%(name)s zmienia wpis: %(what)s.")
     else:
         text = gettext_noop("%(name)s wysyła wpis: %(what)s.")
-    return _line(text, "post", actors, secret=secret, name=name, what=what)
+    return line(text, "post", actors, secret=secret, name=name, what=what)
 
 
 def _revealed(state: EncounterState, e: PostsRevealed) -> LogLine:
@@ -735,13 +723,13 @@ def _revealed(state: EncounterState, e: PostsRevealed) -> LogLine:
             post = replace(post, action=replace(post.action, target=None))
         quotes.append(Quote(c.name, post_param(state, post), post.text.strip()))
     if not quotes:
-        return _line(gettext_noop("Wpisy tury %(n)s: —."), "post", [], n=e.turn)
-    line = _line(gettext_noop("Wpisy tury %(n)s:"), "post", [], n=e.turn)
-    return replace(line, quotes=tuple(quotes))
+        return line(gettext_noop("Wpisy tury %(n)s: —."), "post", [], n=e.turn)
+    told = line(gettext_noop("Wpisy tury %(n)s:"), "post", [], n=e.turn)
+    return replace(told, quotes=tuple(quotes))
 
 
-def _post_skipped(names: Mapping[str, str], e: PostSkipped) -> LogLine:
-    name = names.get(e.actor, e.actor)
+def _post_skipped(state: EncounterState, e: PostSkipped) -> LogLine:
+    name = name_of(state, e.actor)
     actors = [e.actor]
     if e.reason == "brak":
         text = gettext_noop("%(name)s: brak wpisu.")
@@ -750,30 +738,30 @@ def _post_skipped(names: Mapping[str, str], e: PostSkipped) -> LogLine:
     elif e.reason == "poza_walka":
         text = gettext_noop("%(name)s nie walczy: wpis przepada.")
     elif e.reason == "cel_poza_walka":
-        target = names.get(e.target or "", e.target or "")
+        target = name_of(state, e.target) if e.target else ""
         if e.target:
             actors.append(e.target)
         text = gettext_noop("%(name)s: %(target)s już nie walczy — atak przepada.")
-        return _line(text, "post", actors, name=name, target=target)
+        return line(text, "post", actors, name=name, target=target)
     else:
         text = gettext_noop("%(name)s: wpisu nie da się wykonać — %(detail)s")
-        return _line(text, "post", actors, name=name, detail=e.detail or "—")
-    return _line(text, "post", actors, name=name)
+        return line(text, "post", actors, name=name, detail=e.detail or "—")
+    return line(text, "post", actors, name=name)
 
 
 def _rest(state: EncounterState, e: RestResolved) -> LogLine:
     c = state.get(e.combatant)
     if e.interrupted or e.roll is None:
         text = gettext_noop("%(name)s: Odpoczynek przerwany — zaatakowany w tej turze.")
-        return _line(text, "heal", [c.id], name=c.name)
+        return line(text, "heal", [c.id], name=c.name)
     rolls = _views(e.roll)
     if e.roll.success:
         status = "" if e.healed else c.status
         left = left_text(replace(c, status=status), min(c.max_pz, c.pz + e.healed), status)
         text = gettext_noop("%(name)s: Odpoczynek udany, +%(healed)s PŻ (%(left)s).")
-        return _line(text, "heal", [c.id], rolls=rolls, name=c.name, healed=e.healed, left=left)
+        return line(text, "heal", [c.id], rolls=rolls, name=c.name, healed=e.healed, left=left)
     text = gettext_noop("%(name)s: Odpoczynek nieudany.")
-    return _line(text, "heal", [c.id], rolls=rolls, name=c.name)
+    return line(text, "heal", [c.id], rolls=rolls, name=c.name)
 
 
 FREE_TEXTS = {
@@ -793,7 +781,7 @@ def _free(state: EncounterState, e: FreeActed) -> LogLine:
     kind = e.kind if (e.kind, False) in FREE_TEXTS else "other"
     text = FREE_TEXTS[kind, bool(e.note)]
     weapon = means_of(state, e.combatant, e.choice) if kind == "change_weapon" else ""
-    return _line(text, "action", [e.combatant], name=name, note=e.note, weapon=weapon)
+    return line(text, "action", [e.combatant], name=name, note=e.note, weapon=weapon)
 
 
 TRANSFORMATIONS = {"wampir": gettext_noop("Wampir"), "wilkolak": gettext_noop("Wilkołak")}
@@ -803,22 +791,21 @@ def _transformed(state: EncounterState, e: Transformed) -> LogLine:
     name = state.get(e.combatant).name
     if not e.form:
         text = gettext_noop("%(name)s wraca do swojej postaci (Przemiana).")
-        return _line(text, "action", [e.combatant], name=name)
+        return line(text, "action", [e.combatant], name=name)
     mods = ", ".join(f"{STAT_LABELS.get(k, k)} {v:+d}" for k, v in e.mods) or "—"
     text = gettext_noop("%(name)s przemienia się: %(form)s (%(mods)s).")
     form = TRANSFORMATIONS.get(e.form, e.form)
-    return _line(text, "action", [e.combatant], name=name, form=form, mods=mods)
+    return line(text, "action", [e.combatant], name=name, form=form, mods=mods)
 
 
 def _declared(state: EncounterState, e: AttackDeclared) -> LogLine:
     """The attack declared; "time for the target's reaction" only where a player's prompt
     waits (a GM-run target's policy answers at once, or the GM does at the table)."""
-    names = _names(state)
     target = state.combatants.get(e.target)
     awaited = e.prompt is not None and target is not None and target.controller is not None
     params: dict[str, str | int] = {
-        "attacker": names.get(e.attacker, e.attacker),
-        "target": names.get(e.target, e.target),
+        "attacker": name_of(state, e.attacker),
+        "target": name_of(state, e.target),
         "means": means_of(state, e.attacker, e.choice, e.spell),
     }
     text = (
@@ -826,7 +813,7 @@ def _declared(state: EncounterState, e: AttackDeclared) -> LogLine:
         if awaited
         else gettext_noop("%(attacker)s atakuje: %(target)s (%(means)s).")
     )
-    return _with(text, "attack", [e.attacker, e.target], params)
+    return line(text, "attack", [e.attacker, e.target], params)
 
 
 def _fell_through(state: EncounterState, e: PromptClosed) -> LogLine:
@@ -834,13 +821,12 @@ def _fell_through(state: EncounterState, e: PromptClosed) -> LogLine:
     prompt = state.prompt(e.prompt)
     detail = e.detail or "—"
     if prompt is None:
-        return _line(gettext_noop("Atak przepada: %(detail)s"), "attack", [], detail=detail)
-    names = _names(state)
+        return line(gettext_noop("Atak przepada: %(detail)s"), "attack", [], detail=detail)
     text = gettext_noop("Atak %(attacker)s → %(target)s przepada: %(detail)s")
-    return _line(
+    return line(
         text, "attack", [prompt.attacker, prompt.actor], detail=detail,
-        attacker=names.get(prompt.attacker, prompt.attacker),
-        target=names.get(prompt.actor, prompt.actor),
+        attacker=name_of(state, prompt.attacker),
+        target=name_of(state, prompt.actor),
     )  # fmt: skip
 
 
@@ -913,17 +899,16 @@ def attack_case(e: AttackResolved) -> str:
 
 
 def _attack(state: EncounterState, e: AttackResolved) -> LogLine:
-    names = _names(state)
     target = state.get(e.target)
     main = next((h for h in e.harms if h.target == e.target), None)
     case = attack_case(e)
     extra = _harm_texts(state, e.harms, e.target if case in ("obrazenia", "negacja") else None)
-    extra += _applied_texts(names, e.applied)
+    extra += _applied_texts(state, e.applied)
     if e.expired:
         extra.insert(0, gettext_noop("brak reakcji w czasie"))
     amount, down = (main.amount, main.down) if main else (0, "")
     params: dict[str, Any] = {
-        "attacker": names.get(e.attacker, e.attacker),
+        "attacker": name_of(state, e.attacker),
         "target": target.name,
         "means": e.label or means_of(state, e.attacker, e.choice, e.spell),
         "defence": text_param(DEFENCE_LABELS.get(e.defence, e.defence)),
@@ -939,7 +924,7 @@ def _attack(state: EncounterState, e: AttackResolved) -> LogLine:
         e.hit, e.hit_crit, e.defence_roll, e.defence_crit, e.damage, e.resistance, *e.bleed_rolls
     )
     text = ATTACK_TEXTS[case, bool(extra)]
-    return _with(text, "attack", [e.attacker, e.target], params, rolls=rolls)
+    return line(text, "attack", [e.attacker, e.target], params, rolls=rolls)
 
 
 SPELL_TEXTS: dict[tuple[str, bool], str] = {
@@ -987,37 +972,36 @@ def spell_case(e: SpellResolved) -> str:
 
 
 def _spell(state: EncounterState, e: SpellResolved) -> LogLine:
-    names = _names(state)
     target = e.target or e.caster
     actors = [e.caster] + ([e.target] if e.target and e.target != e.caster else [])
     case = spell_case(e)
-    extra = _applied_texts(names, e.applied)
+    extra = _applied_texts(state, e.applied)
     params: dict[str, str | int] = {
-        "caster": names.get(e.caster, e.caster),
+        "caster": name_of(state, e.caster),
         "spell": e.name,
-        "target": names.get(target, target),
+        "target": name_of(state, target),
         "turns": e.turns,
         "effects": "; ".join(extra),
     }
     rolls = _views(e.hit, e.effect, e.resistance, e.resistance_crit)
-    return _with(SPELL_TEXTS[case, bool(extra)], "spell", actors, params, rolls=rolls)
+    return line(SPELL_TEXTS[case, bool(extra)], "spell", actors, params, rolls=rolls)
 
 
-def _summoned(state: EncounterState, c: Combatant) -> LogLine:
+def _summoned(state: EncounterState, e: Summoned) -> LogLine:
     """A summoning; its PŻ told where the players see them (a player's summon, or one of
     their own spell that turned on them), not for a summon of the GM's."""
-    names = _names(state)
+    c = e.combatant
     caster = c.summon.caster if c.summon else ""
     params: dict[str, str | int] = {
         "name": c.name,
-        "caster": names.get(caster, caster),
+        "caster": name_of(state, caster),
         "pz": c.max_pz,
     }
     actors = [c.id] + ([caster] if caster else [])
     summoner = state.combatants.get(caster)
     numbers = shows_numbers(c) or (summoner is not None and shows_numbers(summoner))
     hostile = c.summon is not None and c.summon.hostile
-    return _with(SUMMON_TEXTS[hostile, numbers], "spell", actors, params)
+    return line(SUMMON_TEXTS[hostile, numbers], "spell", actors, params)
 
 
 SUMMON_TEXTS: dict[tuple[bool, bool], str] = {
@@ -1032,25 +1016,44 @@ SUMMON_TEXTS: dict[tuple[bool, bool], str] = {
 }
 
 
-def _line(
-    text: str,
-    kind: str,
-    actors: list[str],
-    *,
-    rolls: tuple[RollView, ...] = (),
-    secret: bool = False,
-    **params: Any,
-) -> LogLine:
-    return _with(text, kind, actors, params, rolls=rolls, secret=secret)
-
-
-def _with(
-    text: str,
-    kind: str,
-    actors: list[str],
-    params: Mapping[str, str | int],
-    *,
-    rolls: tuple[RollView, ...] = (),
-    secret: bool = False,
-) -> LogLine:
-    return LogLine(text, dict(params), kind, tuple(dict.fromkeys(actors)), rolls, secret)
+NARRATORS: dict[type[Event], Narrator] = {
+    Joined: vocabulary.joined,
+    HiddenSet: vocabulary.hidden_set,
+    StatsRevealed: vocabulary.stats_revealed,
+    CombatEnded: vocabulary.combat_ended,
+    CombatStarted: _combat_started,
+    OrderSet: _order_set,
+    PaceSet: _pace_set,
+    Damaged: _damaged,
+    Healed: _healed,
+    ConditionAdded: _condition_added,
+    ConditionRemoved: _condition_removed,
+    FallRolled: _fall,
+    GMRolled: _gm_roll,
+    FallenDecided: _fallen_decided,
+    DeadlineSet: _deadline_set,
+    TurnStarted: _turn_started,
+    TurnBegan: _turn_began,
+    TurnSkipped: _skipped,
+    TurnEnded: _turn_ended,
+    Posted: _posted,
+    PostingClosed: _posting_closed,
+    PostsRevealed: _revealed,
+    PostSkipped: _post_skipped,
+    Bled: _bled,
+    RestResolved: _rest,
+    Vanished: _vanished,
+    TurnClosed: _turn_closed,
+    FreeActed: _free,
+    FullActed: _full_acted,
+    RestDeclared: _rest_declared,
+    Transformed: _transformed,
+    AttackDeclared: _declared,
+    AttackResolved: _attack,
+    PromptClosed: _fell_through,
+    SpellResolved: _spell,
+    Summoned: _summoned,
+    MapEdited: _map_edited,
+    Placed: _placed,
+    Moved: _moved,
+}

@@ -10,7 +10,6 @@ NARRATORS or listed in SILENT (pure bookkeeping); tests hold the EVENTS registry
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from combat.rules import battlemap
@@ -69,8 +68,7 @@ from combat.rules.eleora.events import (
 )
 from combat.rules.eleora.sheet import ATTRIBUTE_LABELS, SKILL_LABELS, DamageType
 from combat.rules.eleora.state import UNARMED, EncounterState
-
-Narrator = Callable[[EncounterState, Any], LogLine | None]
+from combat.rules.narration import Narrator, line, name_of
 
 # Bookkeeping without a line of its own: the event told next says what happened.
 SILENT: frozenset[type[Event]] = frozenset(
@@ -90,45 +88,6 @@ def describe(state: EncounterState, event: Event) -> LogLine | None:
 
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def _name(state: EncounterState, combatant_id: str | None) -> str:
-    """The display name (the id itself for someone the state does not know)."""
-    c = state.combatants.get(combatant_id or "")
-    return c.name if c is not None else str(combatant_id)
-
-
-def _line(
-    text: str,
-    kind: str,
-    actors: Iterable[str | None] = (),
-    /,
-    *,
-    rolls: Iterable[RollView] = (),
-    secret: bool = False,
-    **params: Any,
-) -> LogLine:
-    return _with(text, kind, actors, params, rolls=rolls, secret=secret)
-
-
-def _with(
-    text: str,
-    kind: str,
-    actors: Iterable[str | None],
-    params: Mapping[str, str | int],
-    *,
-    rolls: Iterable[RollView] = (),
-    secret: bool = False,
-) -> LogLine:
-    """A line; `actors` lose blanks and repeats, `params` are copied into a plain dict."""
-    return LogLine(
-        text=text,
-        params=dict(params),
-        kind=kind,
-        actors=tuple(dict.fromkeys(a for a in actors if a)),
-        rolls=tuple(rolls),
-        secret=secret,
-    )
 
 
 def _roll(label: str, roll: PoolRoll) -> RollView:
@@ -178,7 +137,7 @@ def _initiative_rolled(state: EncounterState, e: InitiativeRolled) -> LogLine:
     intuicja = c.sheet.attribute("intuicja")
     total = sum(e.faces) + intuicja
     rolls = () if e.supplied else (_initiative_roll(e.faces, intuicja, total),)
-    return _line(
+    return line(
         gettext_noop(
             "%(name)s: Inicjatywa %(first)s + %(second)s + Intuicja %(intuicja)s = %(total)s."
         ),
@@ -205,7 +164,7 @@ def _initiative_roll(faces: tuple[int, int], intuicja: int, total: int) -> RollV
 
 def _initiative_tie_broken(state: EncounterState, e: InitiativeTieBroken) -> LogLine:
     """A tie-break's extra d6, one roll per tied character (each line names only them)."""
-    names = [_name(state, cid) for cid in e.contenders]
+    names = [name_of(state, cid) for cid in e.contenders]
     rolls = [
         RollView(
             label=gettext_noop("Dogrywka inicjatywy"),
@@ -217,53 +176,53 @@ def _initiative_tie_broken(state: EncounterState, e: InitiativeTieBroken) -> Log
         for name, face in zip(names, e.faces, strict=True)
     ]
     text = gettext_noop("Remis w Inicjatywie: %(names)s rzucają dodatkową k6.")
-    return _line(text, "setup", e.contenders, rolls=rolls, names=", ".join(names))
+    return line(text, "setup", e.contenders, rolls=rolls, names=", ".join(names))
 
 
 def _combat_started(state: EncounterState, e: CombatStarted) -> LogLine:
     # The order is on screen already; listing it here would name hidden combatants.
     if e.surprise_side:
-        return _line(
+        return line(
             gettext_noop("Walka się zaczyna: tura zaskoczenia! Działa strona %(side)s."),
             "turn",
             side=e.surprise_side,
         )
-    return _line(gettext_noop("Walka się zaczyna!"), "turn")
+    return line(gettext_noop("Walka się zaczyna!"), "turn")
 
 
 def _round_started(state: EncounterState, e: RoundStarted) -> LogLine:
     if e.surprise:
-        return _line(gettext_noop("Tura zaskoczenia"), "turn")
-    return _line(gettext_noop("Runda %(round)s"), "turn", round=e.round)
+        return line(gettext_noop("Tura zaskoczenia"), "turn")
+    return line(gettext_noop("Runda %(round)s"), "turn", round=e.round)
 
 
 def _turn_started(state: EncounterState, e: TurnStarted) -> LogLine:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if e.actions == 0:
-        return _line(gettext_noop("Tura: %(name)s (bez akcji)"), "turn", [e.combatant], name=name)
+        return line(gettext_noop("Tura: %(name)s (bez akcji)"), "turn", [e.combatant], name=name)
     if e.actions < state.settings.actions_per_turn and state.phase != "surprise":
-        return _line(
+        return line(
             gettext_noop("Tura: %(name)s (akcje: %(actions)s)"),
             "turn",
             [e.combatant],
             name=name,
             actions=e.actions,
         )
-    return _line(gettext_noop("Tura: %(name)s"), "turn", [e.combatant], name=name)
+    return line(gettext_noop("Tura: %(name)s"), "turn", [e.combatant], name=name)
 
 
 def _combat_ended(state: EncounterState, e: CombatEnded) -> LogLine:
     if e.winner:
-        return _line(gettext_noop("Koniec walki. Zwycięża strona %(side)s."), "turn", side=e.winner)
-    return _line(gettext_noop("Koniec walki."), "turn")
+        return line(gettext_noop("Koniec walki. Zwycięża strona %(side)s."), "turn", side=e.winner)
+    return line(gettext_noop("Koniec walki."), "turn")
 
 
 def _initiative_changed(state: EncounterState, e: InitiativeChanged) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s oddaje inicjatywę: teraz %(initiative)s."),
         "action",
         [e.combatant],
-        name=_name(state, e.combatant),
+        name=name_of(state, e.combatant),
         initiative=e.initiative,
     )
 
@@ -285,9 +244,9 @@ _MOVES = {
 
 
 def _moved(state: EncounterState, e: Moved) -> LogLine:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if e.charge_metres or e.charge_bonus:
-        return _line(
+        return line(
             gettext_noop("%(name)s szarżuje %(metres)s m (Szarża: +%(bonus)s do ataku)."),
             "move",
             [e.combatant],
@@ -296,23 +255,23 @@ def _moved(state: EncounterState, e: Moved) -> LogLine:
             bonus=state.get(e.combatant).charge_bonus + e.charge_bonus,
         )
     text = _MOVES.get(e.mode, _MOVES["ruch"])
-    return _line(text, "move", [e.combatant], name=name, metres=e.metres)
+    return line(text, "move", [e.combatant], name=name, metres=e.metres)
 
 
 def _aim_taken(state: EncounterState, e: AimTaken) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s celuje: %(target)s."),
         "action",
         [e.actor, e.target],
-        name=_name(state, e.actor),
-        target=_name(state, e.target),
+        name=name_of(state, e.actor),
+        target=name_of(state, e.target),
     )
 
 
 def _reload_progressed(state: EncounterState, e: ReloadProgressed) -> LogLine:
-    name = _name(state, e.actor)
+    name = name_of(state, e.actor)
     if e.loaded:
-        return _line(
+        return line(
             gettext_noop("%(name)s kończy Przeładowanie: %(weapon)s."),
             "action",
             [e.actor],
@@ -320,7 +279,7 @@ def _reload_progressed(state: EncounterState, e: ReloadProgressed) -> LogLine:
             weapon=e.weapon,
         )
     weapon = state.get(e.actor).weapon(e.weapon)
-    return _line(
+    return line(
         gettext_noop("%(name)s: Przeładowanie — %(weapon)s (%(progress)s z %(needed)s)."),
         "action",
         [e.actor],
@@ -332,29 +291,29 @@ def _reload_progressed(state: EncounterState, e: ReloadProgressed) -> LogLine:
 
 
 def _spell_part_prepared(state: EncounterState, e: SpellPartPrepared) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s: Inkantacja — %(spell)s (część %(parts)s)."),
         "action",
         [e.actor],
-        name=_name(state, e.actor),
+        name=name_of(state, e.actor),
         spell=e.spell,
         parts=e.parts,
     )
 
 
 def _reaction_gained(state: EncounterState, e: ReactionGained) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s: Przygotowanie — dodatkowa reakcja."),
         "action",
         [e.actor],
-        name=_name(state, e.actor),
+        name=name_of(state, e.actor),
     )
 
 
 def _guard_raised(state: EncounterState, e: GuardRaised) -> LogLine:
-    name = _name(state, e.actor)
+    name = name_of(state, e.actor)
     if e.shield:
-        return _line(
+        return line(
             gettext_noop("%(name)s: Zasłona — %(shield)s, +%(bonus)s do Obrony."),
             "action",
             [e.actor],
@@ -362,7 +321,7 @@ def _guard_raised(state: EncounterState, e: GuardRaised) -> LogLine:
             shield=e.shield,
             bonus=e.bonus,
         )
-    return _line(
+    return line(
         gettext_noop("%(name)s: Zasłona, +%(bonus)s do Obrony."),
         "action",
         [e.actor],
@@ -372,25 +331,25 @@ def _guard_raised(state: EncounterState, e: GuardRaised) -> LogLine:
 
 
 def _item_moved(state: EncounterState, e: ItemMoved) -> LogLine:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if e.to is not None:
-        return _line(
+        return line(
             gettext_noop("%(name)s podaje: %(item)s → %(to)s."),
             "action",
             [e.combatant, e.to],
             name=name,
             item=e.item,
-            to=_name(state, e.to),
+            to=name_of(state, e.to),
         )
     if e.held:
-        return _line(
+        return line(
             gettext_noop("%(name)s bierze do ręki: %(item)s."),
             "action",
             [e.combatant],
             name=name,
             item=e.item,
         )
-    return _line(
+    return line(
         gettext_noop("%(name)s odkłada: %(item)s."),
         "action",
         [e.combatant],
@@ -400,18 +359,18 @@ def _item_moved(state: EncounterState, e: ItemMoved) -> LogLine:
 
 
 def _item_used(state: EncounterState, e: ItemUsed) -> LogLine:
-    name = _name(state, e.actor)
+    name = name_of(state, e.actor)
     if e.target == e.actor:
-        return _line(
+        return line(
             gettext_noop("%(name)s używa: %(item)s."), "action", [e.actor], name=name, item=e.item
         )
-    return _line(
+    return line(
         gettext_noop("%(name)s używa: %(item)s na: %(target)s."),
         "action",
         [e.actor, e.target],
         name=name,
         item=e.item,
-        target=_name(state, e.target),
+        target=name_of(state, e.target),
     )
 
 
@@ -421,49 +380,49 @@ def _mount_changed(state: EncounterState, e: MountChanged) -> LogLine:
         if e.mounted
         else gettext_noop("%(name)s zsiada z wierzchowca.")
     )
-    return _line(text, "action", [e.combatant], name=_name(state, e.combatant))
+    return line(text, "action", [e.combatant], name=name_of(state, e.combatant))
 
 
 def _steered(state: EncounterState, e: Steered) -> LogLine:
-    name = _name(state, e.actor)
+    name = name_of(state, e.actor)
     if e.passed:
-        return _line(
+        return line(
             gettext_noop("%(name)s steruje wierzchowcem (tempo %(pace)s m)."),
             "action",
             [e.actor],
             name=name,
             pace=e.pace,
         )
-    return _line(
+    return line(
         gettext_noop("%(name)s nie panuje nad wierzchowcem."), "action", [e.actor], name=name
     )
 
 
 def _mount_adrift(state: EncounterState, e: MountAdrift) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("Wierzchowiec bez sterowania: %(name)s — dokąd pójdzie, decyduje MG."),
         "gm",
         [e.combatant],
-        name=_name(state, e.combatant),
+        name=name_of(state, e.combatant),
     )
 
 
 def _pass_granted(state: EncounterState, e: PassGranted) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s przepuszcza: %(ally)s."),
         "reaction",
         [e.actor, e.ally],
-        name=_name(state, e.actor),
-        ally=_name(state, e.ally),
+        name=name_of(state, e.actor),
+        ally=name_of(state, e.ally),
     )
 
 
 def _note(state: EncounterState, e: Note) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s: %(text)s"),
         "note",
         [e.actor],
-        name=_name(state, e.actor),
+        name=name_of(state, e.actor),
         text=e.text,
     )
 
@@ -480,7 +439,7 @@ def _test_label(test: str) -> str:
 def _test_rolled(state: EncounterState, e: TestRolled) -> LogLine:
     label = _test_label(e.test)
     view = _roll(label, e.roll)
-    common: dict[str, str | int] = {"name": _name(state, e.actor), "test": label}
+    common: dict[str, str | int] = {"name": name_of(state, e.actor), "test": label}
     if e.critical_failure:
         text = gettext_noop("%(name)s: %(test)s — krytyczna porażka!")
     elif e.difficulty is None:
@@ -495,7 +454,7 @@ def _test_rolled(state: EncounterState, e: TestRolled) -> LogLine:
     else:
         text = gettext_noop("%(name)s: %(test)s (trudność %(difficulty)s) — niezdany.")
     params = {**common, "successes": e.roll.successes, "difficulty": e.difficulty or 0}
-    return _with(text, "roll", [e.actor], params, rolls=[view])
+    return line(text, "roll", [e.actor], params, rolls=[view])
 
 
 def _gm_rolled(state: EncounterState, e: GMRolled) -> LogLine:
@@ -515,7 +474,7 @@ def _gm_rolled(state: EncounterState, e: GMRolled) -> LogLine:
             gettext_noop("Rzut MG (%(label)s): %(successes)s sukcesów."),
         )
     view = _roll(e.label or gettext_noop("Rzut MG"), e.roll)
-    return _line(text, "gm", rolls=[view], secret=e.secret, successes=n, label=e.label)
+    return line(text, "gm", rolls=[view], secret=e.secret, successes=n, label=e.label)
 
 
 # --- conditions -------------------------------------------------------------------------------
@@ -524,7 +483,7 @@ def _gm_rolled(state: EncounterState, e: GMRolled) -> LogLine:
 def _condition_added(state: EncounterState, e: ConditionAdded) -> LogLine:
     x = e.condition
     params: dict[str, Any] = {
-        "name": _name(state, e.combatant),
+        "name": name_of(state, e.combatant),
         "condition": text_param(_condition(x.key)),
         "stacks": x.stacks,
         "turns": x.remaining or 0,
@@ -539,14 +498,14 @@ def _condition_added(state: EncounterState, e: ConditionAdded) -> LogLine:
         text = gettext_noop("%(name)s: %(condition)s (tury: %(turns)s).")
     else:
         text = gettext_noop("%(name)s: %(condition)s.")
-    return _with(text, "condition", [e.combatant], params)
+    return line(text, "condition", [e.combatant], params)
 
 
 def _condition_removed(state: EncounterState, e: ConditionRemoved) -> LogLine:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if e.key == "powalenie":
-        return _line(gettext_noop("%(name)s wstaje."), "condition", [e.combatant], name=name)
-    return _line(
+        return line(gettext_noop("%(name)s wstaje."), "condition", [e.combatant], name=name)
+    return line(
         gettext_noop("%(name)s: %(condition)s mija."),
         "condition",
         [e.combatant],
@@ -556,12 +515,12 @@ def _condition_removed(state: EncounterState, e: ConditionRemoved) -> LogLine:
 
 
 def _condition_spent(state: EncounterState, e: ConditionSpent) -> LogLine:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if e.key == "inspiracja":
-        return _line(
+        return line(
             gettext_noop("%(name)s używa Kostki Heroizmu."), "condition", [e.combatant], name=name
         )
-    return _line(
+    return line(
         gettext_noop("%(name)s: %(condition)s zużyte (%(stacks)s)."),
         "condition",
         [e.combatant],
@@ -572,11 +531,11 @@ def _condition_spent(state: EncounterState, e: ConditionSpent) -> LogLine:
 
 
 def _difficulty_lowered(state: EncounterState, e: DifficultyLowered) -> LogLine:
-    return _line(
+    return line(
         gettext_noop("%(name)s: %(condition)s — trudność spada do %(difficulty)s."),
         "condition",
         [e.combatant],
-        name=_name(state, e.combatant),
+        name=name_of(state, e.combatant),
         condition=_condition(e.key),
         difficulty=e.difficulty,
     )
@@ -595,11 +554,11 @@ def _condition_ticked(state: EncounterState, e: ConditionTicked) -> LogLine:
             gettext_noop("%(condition)s zadaje %(damage)s obrażenia: %(name)s."),
             gettext_noop("%(condition)s zadaje %(damage)s obrażeń: %(name)s."),
         )
-    return _line(
+    return line(
         text,
         "damage",
         [e.combatant],
-        name=_name(state, e.combatant),
+        name=name_of(state, e.combatant),
         condition=_condition(e.key),
         damage=e.damage,
     )
@@ -646,13 +605,13 @@ def _health_changed(state: EncounterState, e: HealthChanged) -> LogLine | None:
         text = _HEALING[bool(e.reason), _fate(state, e, c.id) == "awake"]
     else:
         return None  # nothing changed (e.g. damage fully stopped by Wola)
-    return _with(text, "damage", [c.id], params)
+    return line(text, "damage", [c.id], params)
 
 
 def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
     r = e.result
     params: dict[str, Any] = {
-        "name": _name(state, e.combatant),
+        "name": name_of(state, e.combatant),
         "location_die": r.location_die,
         "effect_die": r.effect_die,
         "final": r.final_effect,
@@ -675,14 +634,14 @@ def _maiming_rolled(state: EncounterState, e: MaimingRolled) -> LogLine:
         result=r.final_effect,
         summary=gettext_noop("efekt %(n)s"),
     )
-    return _with(text, "damage", [e.combatant], params, rolls=[roll])
+    return line(text, "damage", [e.combatant], params, rolls=[roll])
 
 
 def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
     r = e.result
     params: dict[str, Any] = {
-        "medic": _name(state, e.medic),
-        "name": _name(state, e.combatant),
+        "medic": name_of(state, e.medic),
+        "name": name_of(state, e.combatant),
         "final": r.final_effect,
         "location": text_param(r.location.name),
         "effect": text_param(r.effect.name),
@@ -697,7 +656,7 @@ def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
             "%(medic)s udziela pierwszej pomocy: %(name)s (efekt %(final)s): "
             "%(location)s, %(effect)s."
         )
-    return _with(text, "damage", [e.medic, e.combatant], params)
+    return line(text, "damage", [e.medic, e.combatant], params)
 
 
 # --- attacks ----------------------------------------------------------------------------------
@@ -706,8 +665,8 @@ def _first_aid_given(state: EncounterState, e: FirstAidGiven) -> LogLine:
 def _attack_declared(state: EncounterState, e: AttackDeclared) -> LogLine:
     a = e.attack
     params: dict[str, Any] = {
-        "attacker": _name(state, a.attacker),
-        "target": _name(state, a.target),
+        "attacker": name_of(state, a.attacker),
+        "target": name_of(state, a.target),
         "weapon": a.weapon,
         "special": text_param(SPECIAL_MSGIDS.get(a.special or "", a.special or "")),
     }
@@ -730,7 +689,7 @@ def _attack_declared(state: EncounterState, e: AttackDeclared) -> LogLine:
             if armed
             else gettext_noop("%(attacker)s atakuje bez broni: %(target)s.")
         )
-    return _with(text, "attack", [a.attacker, a.target], params)
+    return line(text, "attack", [a.attacker, a.target], params)
 
 
 def _reaction_chosen(state: EncounterState, e: ReactionChosen) -> LogLine:
@@ -750,7 +709,7 @@ def _reaction_chosen(state: EncounterState, e: ReactionChosen) -> LogLine:
         text = gettext_noop("%(name)s wybiera reakcję: Parowanie (%(shield)s).")
     else:
         text = gettext_noop("%(name)s wybiera reakcję: Parowanie.")
-    return _with(text, "reaction", [c.id], params)
+    return line(text, "reaction", [c.id], params)
 
 
 _HITS = {
@@ -788,8 +747,8 @@ def _attack_resolved(state: EncounterState, e: AttackResolved) -> LogLine:
     if e.defence_roll is not None:
         rolls.append(_roll(gettext_noop("Obrona"), e.defence_roll))
     params: dict[str, str | int] = {
-        "attacker": _name(state, e.attacker),
-        "target": _name(state, e.target),
+        "attacker": name_of(state, e.attacker),
+        "target": name_of(state, e.target),
         "przebicia": e.przebicia,
         "damage": e.damage,
         "reduction": e.reduction,
@@ -804,13 +763,13 @@ def _attack_resolved(state: EncounterState, e: AttackResolved) -> LogLine:
     else:
         stun = e.damage_type == DamageType.STUN
         text = _HITS[stun, _fate(state, e, e.target)]
-    return _with(text, "attack", [e.attacker, e.target], params, rolls=rolls)
+    return line(text, "attack", [e.attacker, e.target], params, rolls=rolls)
 
 
 def _attack_cancelled(state: EncounterState, e: AttackCancelled) -> LogLine:
     attack = state.attack(e.attack)
     actors = [attack.attacker, attack.target] if attack else []
-    return _line(gettext_noop("Atak odwołany: %(reason)s."), "attack", actors, reason=e.reason)
+    return line(gettext_noop("Atak odwołany: %(reason)s."), "attack", actors, reason=e.reason)
 
 
 # --- prompts ----------------------------------------------------------------------------------
@@ -818,25 +777,25 @@ def _attack_cancelled(state: EncounterState, e: AttackCancelled) -> LogLine:
 
 def _prompt_opened(state: EncounterState, e: PromptOpened) -> LogLine:
     p = e.prompt
-    name = _name(state, p.actor)
+    name = name_of(state, p.actor)
     if p.kind == "atak_okazyjny":
-        return _line(
+        return line(
             gettext_noop("%(name)s ma okazję do ataku okazyjnego: %(target)s (%(trigger)s)."),
             "prompt",
             [p.actor, p.target],
             name=name,
-            target=_name(state, p.target),
+            target=name_of(state, p.target),
             trigger=text_param(p.trigger),
         )
     if p.kind == "ucieczka":
-        return _line(
+        return line(
             gettext_noop("%(name)s może uciec z obszaru ataku (%(trigger)s)."),
             "prompt",
             [p.actor],
             name=name,
             trigger=text_param(p.trigger),
         )
-    return _line(gettext_noop("Czekamy na reakcję: %(name)s."), "prompt", [p.actor], name=name)
+    return line(gettext_noop("Czekamy na reakcję: %(name)s."), "prompt", [p.actor], name=name)
 
 
 def _prompt_closed(state: EncounterState, e: PromptClosed) -> LogLine | None:
@@ -846,36 +805,36 @@ def _prompt_closed(state: EncounterState, e: PromptClosed) -> LogLine | None:
         return None
     c = state.get(prompt.actor)
     if not c.conscious:
-        return _line(gettext_noop("%(name)s nie może zareagować."), "prompt", [c.id], name=c.name)
-    return _line(gettext_noop("%(name)s nie reaguje (czas minął)."), "prompt", [c.id], name=c.name)
+        return line(gettext_noop("%(name)s nie może zareagować."), "prompt", [c.id], name=c.name)
+    return line(gettext_noop("%(name)s nie reaguje (czas minął)."), "prompt", [c.id], name=c.name)
 
 
 # --- GM ---------------------------------------------------------------------------------------
 
 
 def _combatant_changed(state: EncounterState, e: CombatantChanged) -> LogLine | None:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if e.stopped is not None:
-        return _line(
+        return line(
             battlemap.STOPPED,
             "move",
             [e.stopped, e.combatant],
-            name=_name(state, e.stopped),
+            name=name_of(state, e.stopped),
             other=e.name or name,
         )
     if e.hidden is True:
-        return _line(
+        return line(
             gettext_noop("MG ukrywa: %(name)s."), "gm", [e.combatant], secret=True, name=name
         )
     if e.hidden is False:  # under the name the players are shown (a placeholder's number)
         shown = e.name or name
-        return _line(gettext_noop("Pojawia się: %(name)s."), "gm", [e.combatant], name=shown)
+        return line(gettext_noop("Pojawia się: %(name)s."), "gm", [e.combatant], name=shown)
     if e.stats_revealed is True:
-        return _line(
+        return line(
             gettext_noop("MG odsłania statystyki: %(name)s."), "gm", [e.combatant], name=name
         )
     if e.stats_revealed is False:
-        return _line(
+        return line(
             gettext_noop("MG zakrywa statystyki: %(name)s."),
             "gm",
             [e.combatant],
@@ -886,15 +845,15 @@ def _combatant_changed(state: EncounterState, e: CombatantChanged) -> LogLine | 
 
 
 def _combatant_placed(state: EncounterState, e: CombatantPlaced) -> LogLine | None:
-    name = _name(state, e.combatant)
+    name = name_of(state, e.combatant)
     if state.battlemap is not None:
         # On the battle map every token the GM sets is told (a hidden one's line carries its
         # id in `actors`, so players who may not see it never get the line).
         if e.to is None:
-            return _line(
+            return line(
                 gettext_noop("MG zdejmuje z mapy: %(name)s."), "gm", [e.combatant], name=name
             )
-        return _line(
+        return line(
             gettext_noop("MG stawia: %(name)s na polu %(field)s."),
             "gm",
             [e.combatant],
@@ -904,8 +863,8 @@ def _combatant_placed(state: EncounterState, e: CombatantPlaced) -> LogLine | No
     if state.phase == "setup":
         return None  # arranging the picture before the fight is not the fight's story
     if e.to is None:
-        return _line(gettext_noop("MG zdejmuje z mapy: %(name)s."), "gm", [e.combatant], name=name)
-    return _line(
+        return line(gettext_noop("MG zdejmuje z mapy: %(name)s."), "gm", [e.combatant], name=name)
+    return line(
         gettext_noop("MG przestawia: %(name)s na pole (%(x)s, %(y)s)."),
         "gm",
         [e.combatant],
@@ -925,9 +884,9 @@ _DARKNESS = {
 
 def _environment_changed(state: EncounterState, e: EnvironmentChanged) -> LogLine | None:
     if e.darkness != state.darkness:
-        return _line(_DARKNESS[e.darkness], "gm")
+        return line(_DARKNESS[e.darkness], "gm")
     if frozenset(e.difficult_terrain) != state.difficult_terrain:
-        return _line(
+        return line(
             gettext_noop("MG zmienia trudny teren (pola: %(squares)s)."),
             "gm",
             squares=len(e.difficult_terrain),
@@ -950,25 +909,25 @@ _PAINT = {
 def _map_edited(state: EncounterState, e: MapEdited) -> LogLine | None:
     match e.edit:
         case battlemap.Remove():
-            return _line(gettext_noop("MG usuwa mapę."), "gm")
+            return line(gettext_noop("MG usuwa mapę."), "gm")
         case battlemap.Resize(width=width, height=height):
             if state.battlemap is None:
-                return _line(
+                return line(
                     gettext_noop("MG rozkłada mapę %(width)s × %(height)s pól."),
                     "gm",
                     width=width,
                     height=height,
                 )
-            return _line(
+            return line(
                 gettext_noop("MG zmienia rozmiar mapy: %(width)s × %(height)s pól."),
                 "gm",
                 width=width,
                 height=height,
             )
         case battlemap.Paint(tool=tool, fields=fields):
-            return _line(_PAINT[tool], "gm", n=len(fields))
+            return line(_PAINT[tool], "gm", n=len(fields))
         case battlemap.Look():
-            return _line(gettext_noop("MG zmienia wygląd mapy."), "gm")
+            return line(gettext_noop("MG zmienia wygląd mapy."), "gm")
     return None
 
 
@@ -983,7 +942,7 @@ def _combatant_joined(state: EncounterState, e: CombatantJoined) -> LogLine:
             if server_rolled
             else ()
         )
-        return _line(
+        return line(
             gettext_noop("Do walki dołącza: %(name)s (Inicjatywa %(initiative)s)."),
             "setup",
             [c.id],
@@ -991,7 +950,7 @@ def _combatant_joined(state: EncounterState, e: CombatantJoined) -> LogLine:
             name=c.name,
             initiative=c.initiative,
         )
-    return _line(gettext_noop("Do walki dołącza: %(name)s."), "setup", [c.id], name=c.name)
+    return line(gettext_noop("Do walki dołącza: %(name)s."), "setup", [c.id], name=c.name)
 
 
 NARRATORS: dict[type[Event], Narrator] = {

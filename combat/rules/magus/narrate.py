@@ -29,6 +29,7 @@ from combat.rules.magus.events import (
     ConditionAdded,
     ConditionRemoved,
     DamageRolled,
+    DeadlinesMoved,
     Declared,
     DefenceRolled,
     Delayed,
@@ -71,6 +72,7 @@ from combat.rules.magus.events import (
 )
 from combat.rules.magus.levels import LEVELS
 from combat.rules.magus.state import Declaration, EncounterState
+from combat.rules.narration import Narrator, line, name_of
 
 LEVEL_LABELS = {lvl.key: lvl.label for lvl in LEVELS}
 MAP_TEXTS = {
@@ -276,253 +278,338 @@ def declaration_text(state: EncounterState, d: Declaration) -> str:
     return fill(*declaration_param(state, d))
 
 
-def describe(state: EncounterState, event: Event) -> LogLine | None:  # noqa: C901 - a dispatch
-    names = {cid: c.name for cid, c in state.combatants.items()}
-    match event:
-        case Joined() | HiddenSet() | StatsRevealed() | CombatEnded():
-            return vocabulary.describe(state, event)
-        case MapEdited(edit=edit):
-            return _line(MAP_TEXTS[type(edit).__name__], "gm", [], secret=True)
-        case CombatantPlaced(combatant=cid, to=to):
-            if to is None:
-                text = gettext_noop("%(name)s schodzi z mapy.")
-                return _line(text, "move", [cid], name=names[cid])
-            text = gettext_noop("%(name)s staje na polu %(field)s.")
-            return _line(text, "move", [cid], name=names[cid], field=bm.label(to))
-        case GroundGiven(combatant=cid, path=path):
-            return _line(
-                gettext_noop("%(name)s oddaje pole: cofa się o %(n)s heksów na %(field)s."),
-                "move", [cid], name=names[cid], n=len(path) - 1, field=bm.label(path[-1]),
-            )  # fmt: skip
-        case CombatStarted(surprised=surprised):
-            if surprised:
-                who = ", ".join(names[c] for c in surprised)
-                text = gettext_noop("Walka się zaczyna. Zaskoczeni: %(names)s.")
-                return _line(text, "turn", [], names=who)
-            return _line(gettext_noop("Walka się zaczyna."), "turn", [])
-        case HealthEdited():
-            text = gettext_noop(
-                "Mistrz Gry ustawia: %(name)s — obrażenia %(damage)s, ogłuszenie %(stun)s,"
-                " Rany %(wounds)s."
-            )
-            return _line(
-                text, "gm", [event.target], secret=True, name=names[event.target],
-                damage=event.damage, stun=event.stun, wounds=event.wounds,
-            )  # fmt: skip
-        case ConditionAdded(target=t, condition=key):
-            label = cond.SPECS[key].label if key in cond.SPECS else key
-            text = CONDITION_TEXTS.get((key, True), gettext_noop("%(name)s: %(condition)s."))
-            return _line(text, "condition", [t], name=names[t], condition=text_param(label))
-        case ConditionRemoved(target=t, condition=key):
-            label = cond.SPECS[key].label if key in cond.SPECS else key
-            text = CONDITION_TEXTS.get(
-                (key, False), gettext_noop("%(name)s: koniec stanu %(condition)s.")
-            )
-            return _line(text, "condition", [t], name=names[t], condition=text_param(label))
-        case RoundStarted(round=n):
-            return _line(gettext_noop("Runda %(n)s: deklaracje."), "turn", [], n=n)
-        case Announced(combatant=cid):
-            return _line(
-                gettext_noop("%(name)s zadeklarował(a)."), "declare", [cid], name=names[cid]
-            )
-        case Declared(combatant=cid, declaration=d):
-            text = gettext_noop("Deklaracja: %(name)s — %(what)s.")
-            what = declaration_param(state, d)
-            return _line(text, "declare", [cid], secret=True, name=names[cid], what=what)
-        case StrainPaid():
-            return _strain(state, names, event)
-        case Revealed():
-            return _revealed(state, event)
-        case InitiativeRolled(combatant=cid, roll=roll):
-            text = gettext_noop("%(name)s: Inicjatywa %(total)s.")
-            view = roll.view(gettext_noop("Inicjatywa"))
-            return _line(text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total)
-        case InitiativeSet(combatant=cid, value=value, rider=rider) if rider:
-            text = gettext_noop("%(name)s działa na Inicjatywie jeźdźca (%(rider)s): %(total)s.")
-            return _line(
-                text, "roll", [cid, rider], name=names[cid], rider=names[rider], total=value
-            )
-        case InitiativeSet(combatant=cid, value=value):
-            text = gettext_noop("%(name)s działa z opóźnienia: Inicjatywa %(total)s.")
-            return _line(text, "roll", [cid], name=names[cid], total=value)
-        case OrderSet(order=order):
-            who = ", ".join(names[c] for c in order if not state.get(c).hidden)
-            return _line(gettext_noop("Kolejność: %(order)s."), "turn", [], order=who)
-        case TurnBegan(combatant=cid, interrupting=other) if other is not None:
-            text = gettext_noop("%(name)s działa przed: %(other)s.")
-            return _line(text, "turn", [cid, other], name=names[cid], other=names[other])
-        case TurnBegan(combatant=cid):
-            return _line(gettext_noop("Działa: %(name)s."), "turn", [cid], name=names[cid])
-        case TurnEnded(combatant=cid):
-            return _line(gettext_noop("%(name)s kończy turę."), "turn", [cid], name=names[cid])
-        case Held(combatant=cid, trigger=trigger):
-            text = gettext_noop("%(name)s powstrzymuje działanie: %(trigger)s.")
-            return _line(text, "turn", [cid], name=names[cid], trigger=trigger)
-        case Delayed(combatant=cid, next_round=True):
-            text = gettext_noop("%(name)s opóźnia działanie do następnej rundy.")
-            return _line(text, "turn", [cid], name=names[cid])
-        case Delayed(combatant=cid):
-            return _line(
-                gettext_noop("%(name)s opóźnia działanie."), "turn", [cid], name=names[cid]
-            )
-        case Moved(combatant=cid, metres=m, running=running, path=path) if path:
-            text = (
-                gettext_noop("%(name)s biegnie %(metres)s m na pole %(field)s.")
-                if running
-                else gettext_noop("%(name)s przemieszcza się o %(metres)s m na pole %(field)s.")
-            )
-            return _line(text, "move", [cid], name=names[cid], metres=m, field=bm.label(path[-1]))
-        case Moved(combatant=cid, metres=m, running=running):
-            text = (
-                gettext_noop("%(name)s biegnie %(metres)s m.")
-                if running
-                else gettext_noop("%(name)s przemieszcza się o %(metres)s m.")
-            )
-            return _line(text, "move", [cid], name=names[cid], metres=m)
-        case SimpleActed(combatant=cid, count=n, note=note):
-            text = gettext_noop("%(name)s: akcje proste ×%(n)s %(note)s")
-            return _line(text, "action", [cid], name=names[cid], n=n, note=note)
-        case ActionUsed(combatant=cid, note=note):
-            text = gettext_noop("%(name)s: akcja standardowa %(note)s")
-            return _line(text, "action", [cid], name=names[cid], note=note)
-        case ActionChanged(combatant=cid, action=action):
-            text = CHANGED_TEXTS.get(
-                action, gettext_noop("%(name)s zmienia akcję: %(action)s (+2 do trudności).")
-            )
-            label = ACTION_LABELS.get(action, action)
-            return _line(text, "action", [cid], name=names[cid], action=label)
-        case GotUp(combatant=cid, roll=roll, success=success):
-            text = (
-                gettext_noop("%(name)s wstaje (%(total)s vs %(dn)s).")
-                if success
-                else gettext_noop("%(name)s nie zdołał wstać (%(total)s vs %(dn)s).")
-            )
-            view = roll.view(opt.label(opt.POWSTANIE))
-            return _line(
-                text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total, dn=event.dn
-            )
-        case SustainedTested(combatant=cid, success=success):
-            text = (
-                gettext_noop("%(name)s: test działania podtrzymywanego udany.")
-                if success
-                else gettext_noop("%(name)s: test działania podtrzymywanego nieudany.")
-            )
-            return _line(text, "action", [cid], name=names[cid])
-        case SustainedRolled(combatant=cid, roll=roll, passed=passed):
-            text = (
-                gettext_noop(
-                    "%(name)s: test działania podtrzymywanego udany (%(total)s vs %(dn)s)."
-                )
-                if passed
-                else gettext_noop(
-                    "%(name)s: test działania podtrzymywanego nieudany (%(total)s vs %(dn)s)."
-                )
-            )
-            view = roll.view(gettext_noop("Działanie podtrzymywane"))
-            return _line(
-                text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total, dn=event.dn
-            )
-        case SustainedAdvanced(combatant=cid):
-            return _sustained_round(state, names, event)
-        case SustainedCheckSet(combatant=cid, skill=skill, dn=dn):
-            if not skill:
-                text = gettext_noop("%(name)s: działanie podtrzymywane bez testu MG.")
-                return _line(text, "gm", [cid], name=names[cid])
-            text = gettext_noop("%(name)s: MG wymaga testu %(skill)s vs %(dn)s co rundę.")
-            return _line(text, "gm", [cid], name=names[cid], skill=skill, dn=dn)
-        case SurpriseDifficulty():
-            return _surprise_dn(event)
-        case SurpriseRolled():
-            return _surprise(names, event)
-        case Mounted(rider=rider, mount=mount):
-            text = gettext_noop("%(name)s dosiada: %(mount)s.")
-            return _line(text, "move", [rider, mount], name=names[rider], mount=names[mount])
-        case Dismounted(rider=rider, mount=mount):
-            text = gettext_noop("%(name)s zsiada: %(mount)s.")
-            return _line(text, "move", [rider, mount], name=names[rider], mount=names[mount])
-        case ImpactRolled():
-            return _impact(names, event)
-        case SaddleRolled(rider=rider, roll=roll, dn=dn, success=success, fall=fall):
-            text = (
-                gettext_noop("%(name)s utrzymuje się w siodle (%(total)s vs %(dn)s).")
-                if success
-                else gettext_noop(
-                    "%(name)s spada z siodła (%(total)s vs %(dn)s): %(fall)s obrażeń, powalony."
-                )
-            )
-            rolls: tuple[RollView, ...] = (roll.view(gettext_noop("Pewny dosiad")),)
-            if fall is not None:
-                rolls += (fall.view(gettext_noop("Upadek")),)
-            return _line(
-                text, "roll", [rider], rolls=rolls, name=names[rider], total=roll.total, dn=dn,
-                fall=fall.total if fall else 0,
-            )  # fmt: skip
-        case RecoveryTested(combatant=cid, heals=heals, roll=roll, healed=healed):
-            text = (
-                gettext_noop("%(name)s: test zdrowienia %(total)s — leczy %(healed)s ogłuszenia.")
-                if heals == "stun"
-                else gettext_noop("%(name)s: test zdrowienia %(total)s — leczy %(healed)s obrażeń.")
-            )
-            view = roll.view(gettext_noop("Test zdrowienia"))
-            return _line(
-                text, "roll", [cid], rolls=(view,), name=names[cid], total=roll.total,
-                healed=healed,
-            )  # fmt: skip
-        case WoundHealed(combatant=cid):
-            text = gettext_noop("%(name)s: Rana wyleczona po całonocnym odpoczynku.")
-            return _line(text, "condition", [cid], name=names[cid])
-        case TimePassed(night=True):
-            return _line(gettext_noop("Mija noc: całonocny odpoczynek."), "turn", [])
-        case TimePassed(seconds=seconds):
-            text = gettext_noop("Mija czas: %(seconds)s s.")
-            return _line(text, "turn", [], seconds=seconds)
-        case SustainedCompleted(combatant=cid):
-            text = gettext_noop("%(name)s kończy działanie podtrzymywane.")
-            return _line(text, "action", [cid], name=names[cid])
-        case Bled(combatant=cid, cause=cause, damage=damage, roll=roll):
-            label = cond.SPECS[cause].label if cause in cond.SPECS else cause
-            text = BLED_TEXTS.get(
-                cause, gettext_noop("%(name)s traci krew (%(cause)s): %(damage)s obrażeń.")
-            )
-            rolls = (roll.view(gettext_noop("Obrażenia")),) if roll else ()
-            return _line(
-                text, "damage", [cid], rolls=rolls, name=names[cid], cause=label, damage=damage
-            )
-        case RoundEnded(round=n):
-            return _line(gettext_noop("Koniec rundy %(n)s."), "turn", [], n=n)
-        case AttackRolled():
-            return _attack(state, names, event)
-        case DefenceRolled():
-            text = (
-                gettext_noop("%(name)s: %(talent)s udany (%(total)s ≥ %(needed)s).")
-                if event.success
-                else gettext_noop("%(name)s: %(talent)s nieudany (%(total)s < %(needed)s).")
-            )
-            talent = TALENT_LABELS.get(event.talent, event.talent)
-            text = DEFENCE_TEXTS.get((event.talent, event.success), text)
-            view = event.roll.view(talent)
-            return _line(
-                text, "roll", [event.defender], rolls=(view,), name=names[event.defender],
-                talent=talent, total=event.roll.total, needed=event.needed,
-            )  # fmt: skip
-        case PromptClosed(expired=True):
-            return _line(gettext_noop("Czas na obronę minął."), "attack", [])
-        case PromptClosed():
-            return None
-        case DamageRolled():
-            return _damage(state, names, event)
-        case CheckRolled():
-            return _check(names, event)
-        case ItemDamaged(combatant=cid, item=item, kind=kind):
-            text = gettext_noop("%(name)s: uszkodzony przedmiot (%(what)s) — %(item)s.")
-            label = ITEM_KINDS.get(kind, kind)
-            return _line(text, "damage", [cid], name=names[cid], item=item, what=label)
-    return None
+# Events the log does not tell (bookkeeping): an undo restarting the deadlines.
+SILENT: frozenset[type[Event]] = frozenset({DeadlinesMoved})
 
 
-def _sustained_round(
-    state: EncounterState, names: dict[str, str], e: SustainedAdvanced
-) -> LogLine | None:
+def describe(state: EncounterState, event: Event) -> LogLine | None:
+    """The log line of `event` told against `state` (the state before it); None: silent."""
+    if type(event) in SILENT:
+        return None
+    return NARRATORS[type(event)](state, event)
+
+
+def _label(key: str) -> str:
+    """A condition's rule word."""
+    return cond.SPECS[key].label if key in cond.SPECS else key
+
+
+# --- the GM and the map -----------------------------------------------------------------------
+
+
+def _map_edited(state: EncounterState, e: MapEdited) -> LogLine:
+    return line(MAP_TEXTS[type(e.edit).__name__], "gm", secret=True)
+
+
+def _placed(state: EncounterState, e: CombatantPlaced) -> LogLine:
+    name = name_of(state, e.combatant)
+    if e.to is None:
+        return line(gettext_noop("%(name)s schodzi z mapy."), "move", [e.combatant], name=name)
+    text = gettext_noop("%(name)s staje na polu %(field)s.")
+    return line(text, "move", [e.combatant], name=name, field=bm.label(e.to))
+
+
+def _ground_given(state: EncounterState, e: GroundGiven) -> LogLine:
+    text = gettext_noop("%(name)s oddaje pole: cofa się o %(n)s heksów na %(field)s.")
+    return line(
+        text, "move", [e.combatant], name=name_of(state, e.combatant), n=len(e.path) - 1,
+        field=bm.label(e.path[-1]),
+    )  # fmt: skip
+
+
+def _health_edited(state: EncounterState, e: HealthEdited) -> LogLine:
+    text = gettext_noop(
+        "Mistrz Gry ustawia: %(name)s — obrażenia %(damage)s, ogłuszenie %(stun)s, Rany %(wounds)s."
+    )
+    return line(
+        text, "gm", [e.target], secret=True, name=name_of(state, e.target),
+        damage=e.damage, stun=e.stun, wounds=e.wounds,
+    )  # fmt: skip
+
+
+def _condition_added(state: EncounterState, e: ConditionAdded) -> LogLine:
+    text = CONDITION_TEXTS.get((e.condition, True), gettext_noop("%(name)s: %(condition)s."))
+    label = text_param(_label(e.condition))
+    return line(text, "condition", [e.target], name=name_of(state, e.target), condition=label)
+
+
+def _condition_removed(state: EncounterState, e: ConditionRemoved) -> LogLine:
+    text = CONDITION_TEXTS.get(
+        (e.condition, False), gettext_noop("%(name)s: koniec stanu %(condition)s.")
+    )
+    label = text_param(_label(e.condition))
+    return line(text, "condition", [e.target], name=name_of(state, e.target), condition=label)
+
+
+def _time_passed(state: EncounterState, e: TimePassed) -> LogLine:
+    if e.night:
+        return line(gettext_noop("Mija noc: całonocny odpoczynek."), "turn")
+    return line(gettext_noop("Mija czas: %(seconds)s s."), "turn", seconds=e.seconds)
+
+
+# --- rounds and turns -------------------------------------------------------------------------
+
+
+def _combat_started(state: EncounterState, e: CombatStarted) -> LogLine:
+    if e.surprised:
+        who = ", ".join(name_of(state, c) for c in e.surprised)
+        return line(gettext_noop("Walka się zaczyna. Zaskoczeni: %(names)s."), "turn", names=who)
+    return line(gettext_noop("Walka się zaczyna."), "turn")
+
+
+def _round_started(state: EncounterState, e: RoundStarted) -> LogLine:
+    return line(gettext_noop("Runda %(n)s: deklaracje."), "turn", n=e.round)
+
+
+def _round_ended(state: EncounterState, e: RoundEnded) -> LogLine:
+    return line(gettext_noop("Koniec rundy %(n)s."), "turn", n=e.round)
+
+
+def _announced(state: EncounterState, e: Announced) -> LogLine:
+    text = gettext_noop("%(name)s zadeklarował(a).")
+    return line(text, "declare", [e.combatant], name=name_of(state, e.combatant))
+
+
+def _declared(state: EncounterState, e: Declared) -> LogLine:
+    text = gettext_noop("Deklaracja: %(name)s — %(what)s.")
+    what = declaration_param(state, e.declaration)
+    name = name_of(state, e.combatant)
+    return line(text, "declare", [e.combatant], secret=True, name=name, what=what)
+
+
+def _initiative_rolled(state: EncounterState, e: InitiativeRolled) -> LogLine:
+    text = gettext_noop("%(name)s: Inicjatywa %(total)s.")
+    view = e.roll.view(gettext_noop("Inicjatywa"))
+    name = name_of(state, e.combatant)
+    return line(text, "roll", [e.combatant], rolls=(view,), name=name, total=e.roll.total)
+
+
+def _initiative_set(state: EncounterState, e: InitiativeSet) -> LogLine:
+    name = name_of(state, e.combatant)
+    if e.rider:
+        text = gettext_noop("%(name)s działa na Inicjatywie jeźdźca (%(rider)s): %(total)s.")
+        rider = name_of(state, e.rider)
+        return line(text, "roll", [e.combatant, e.rider], name=name, rider=rider, total=e.value)
+    text = gettext_noop("%(name)s działa z opóźnienia: Inicjatywa %(total)s.")
+    return line(text, "roll", [e.combatant], name=name, total=e.value)
+
+
+def _order_set(state: EncounterState, e: OrderSet) -> LogLine:
+    who = ", ".join(name_of(state, c) for c in e.order if not state.get(c).hidden)
+    return line(gettext_noop("Kolejność: %(order)s."), "turn", order=who)
+
+
+def _turn_began(state: EncounterState, e: TurnBegan) -> LogLine:
+    name = name_of(state, e.combatant)
+    if e.interrupting is not None:
+        text = gettext_noop("%(name)s działa przed: %(other)s.")
+        other = name_of(state, e.interrupting)
+        return line(text, "turn", [e.combatant, e.interrupting], name=name, other=other)
+    return line(gettext_noop("Działa: %(name)s."), "turn", [e.combatant], name=name)
+
+
+def _turn_ended(state: EncounterState, e: TurnEnded) -> LogLine:
+    text = gettext_noop("%(name)s kończy turę.")
+    return line(text, "turn", [e.combatant], name=name_of(state, e.combatant))
+
+
+def _held(state: EncounterState, e: Held) -> LogLine:
+    text = gettext_noop("%(name)s powstrzymuje działanie: %(trigger)s.")
+    name = name_of(state, e.combatant)
+    return line(text, "turn", [e.combatant], name=name, trigger=e.trigger)
+
+
+def _delayed(state: EncounterState, e: Delayed) -> LogLine:
+    text = (
+        gettext_noop("%(name)s opóźnia działanie do następnej rundy.")
+        if e.next_round
+        else gettext_noop("%(name)s opóźnia działanie.")
+    )
+    return line(text, "turn", [e.combatant], name=name_of(state, e.combatant))
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+def _moved(state: EncounterState, e: Moved) -> LogLine:
+    name = name_of(state, e.combatant)
+    if e.path:
+        text = (
+            gettext_noop("%(name)s biegnie %(metres)s m na pole %(field)s.")
+            if e.running
+            else gettext_noop("%(name)s przemieszcza się o %(metres)s m na pole %(field)s.")
+        )
+        field = bm.label(e.path[-1])
+        return line(text, "move", [e.combatant], name=name, metres=e.metres, field=field)
+    text = (
+        gettext_noop("%(name)s biegnie %(metres)s m.")
+        if e.running
+        else gettext_noop("%(name)s przemieszcza się o %(metres)s m.")
+    )
+    return line(text, "move", [e.combatant], name=name, metres=e.metres)
+
+
+def _simple_acted(state: EncounterState, e: SimpleActed) -> LogLine:
+    text = gettext_noop("%(name)s: akcje proste ×%(n)s %(note)s")
+    name = name_of(state, e.combatant)
+    return line(text, "action", [e.combatant], name=name, n=e.count, note=e.note)
+
+
+def _action_used(state: EncounterState, e: ActionUsed) -> LogLine:
+    text = gettext_noop("%(name)s: akcja standardowa %(note)s")
+    return line(text, "action", [e.combatant], name=name_of(state, e.combatant), note=e.note)
+
+
+def _action_changed(state: EncounterState, e: ActionChanged) -> LogLine:
+    text = CHANGED_TEXTS.get(
+        e.action, gettext_noop("%(name)s zmienia akcję: %(action)s (+2 do trudności).")
+    )
+    label = ACTION_LABELS.get(e.action, e.action)
+    return line(text, "action", [e.combatant], name=name_of(state, e.combatant), action=label)
+
+
+def _got_up(state: EncounterState, e: GotUp) -> LogLine:
+    text = (
+        gettext_noop("%(name)s wstaje (%(total)s vs %(dn)s).")
+        if e.success
+        else gettext_noop("%(name)s nie zdołał wstać (%(total)s vs %(dn)s).")
+    )
+    view = e.roll.view(opt.label(opt.POWSTANIE))
+    return line(
+        text, "roll", [e.combatant], rolls=(view,), name=name_of(state, e.combatant),
+        total=e.roll.total, dn=e.dn,
+    )  # fmt: skip
+
+
+def _mount(state: EncounterState, e: Mounted | Dismounted) -> LogLine:
+    text = (
+        gettext_noop("%(name)s dosiada: %(mount)s.")
+        if isinstance(e, Mounted)
+        else gettext_noop("%(name)s zsiada: %(mount)s.")
+    )
+    return line(
+        text, "move", [e.rider, e.mount], name=name_of(state, e.rider),
+        mount=name_of(state, e.mount),
+    )  # fmt: skip
+
+
+def _item_damaged(state: EncounterState, e: ItemDamaged) -> LogLine:
+    text = gettext_noop("%(name)s: uszkodzony przedmiot (%(what)s) — %(item)s.")
+    label = ITEM_KINDS.get(e.kind, e.kind)
+    name = name_of(state, e.combatant)
+    return line(text, "damage", [e.combatant], name=name, item=e.item, what=label)
+
+
+# --- sustained actions ------------------------------------------------------------------------
+
+
+def _sustained_tested(state: EncounterState, e: SustainedTested) -> LogLine:
+    text = (
+        gettext_noop("%(name)s: test działania podtrzymywanego udany.")
+        if e.success
+        else gettext_noop("%(name)s: test działania podtrzymywanego nieudany.")
+    )
+    return line(text, "action", [e.combatant], name=name_of(state, e.combatant))
+
+
+def _sustained_rolled(state: EncounterState, e: SustainedRolled) -> LogLine:
+    text = (
+        gettext_noop("%(name)s: test działania podtrzymywanego udany (%(total)s vs %(dn)s).")
+        if e.passed
+        else gettext_noop(
+            "%(name)s: test działania podtrzymywanego nieudany (%(total)s vs %(dn)s)."
+        )
+    )
+    view = e.roll.view(gettext_noop("Działanie podtrzymywane"))
+    return line(
+        text, "roll", [e.combatant], rolls=(view,), name=name_of(state, e.combatant),
+        total=e.roll.total, dn=e.dn,
+    )  # fmt: skip
+
+
+def _sustained_check_set(state: EncounterState, e: SustainedCheckSet) -> LogLine:
+    name = name_of(state, e.combatant)
+    if not e.skill:
+        text = gettext_noop("%(name)s: działanie podtrzymywane bez testu MG.")
+        return line(text, "gm", [e.combatant], name=name)
+    text = gettext_noop("%(name)s: MG wymaga testu %(skill)s vs %(dn)s co rundę.")
+    return line(text, "gm", [e.combatant], name=name, skill=e.skill, dn=e.dn)
+
+
+def _sustained_completed(state: EncounterState, e: SustainedCompleted) -> LogLine:
+    text = gettext_noop("%(name)s kończy działanie podtrzymywane.")
+    return line(text, "action", [e.combatant], name=name_of(state, e.combatant))
+
+
+# --- rolls and harm ---------------------------------------------------------------------------
+
+
+def _saddle(state: EncounterState, e: SaddleRolled) -> LogLine:
+    text = (
+        gettext_noop("%(name)s utrzymuje się w siodle (%(total)s vs %(dn)s).")
+        if e.success
+        else gettext_noop(
+            "%(name)s spada z siodła (%(total)s vs %(dn)s): %(fall)s obrażeń, powalony."
+        )
+    )
+    rolls: tuple[RollView, ...] = (e.roll.view(gettext_noop("Pewny dosiad")),)
+    if e.fall is not None:
+        rolls += (e.fall.view(gettext_noop("Upadek")),)
+    return line(
+        text, "roll", [e.rider], rolls=rolls, name=name_of(state, e.rider), total=e.roll.total,
+        dn=e.dn, fall=e.fall.total if e.fall else 0,
+    )  # fmt: skip
+
+
+def _recovery(state: EncounterState, e: RecoveryTested) -> LogLine:
+    text = (
+        gettext_noop("%(name)s: test zdrowienia %(total)s — leczy %(healed)s ogłuszenia.")
+        if e.heals == "stun"
+        else gettext_noop("%(name)s: test zdrowienia %(total)s — leczy %(healed)s obrażeń.")
+    )
+    view = e.roll.view(gettext_noop("Test zdrowienia"))
+    return line(
+        text, "roll", [e.combatant], rolls=(view,), name=name_of(state, e.combatant),
+        total=e.roll.total, healed=e.healed,
+    )  # fmt: skip
+
+
+def _wound_healed(state: EncounterState, e: WoundHealed) -> LogLine:
+    text = gettext_noop("%(name)s: Rana wyleczona po całonocnym odpoczynku.")
+    return line(text, "condition", [e.combatant], name=name_of(state, e.combatant))
+
+
+def _bled(state: EncounterState, e: Bled) -> LogLine:
+    text = BLED_TEXTS.get(
+        e.cause, gettext_noop("%(name)s traci krew (%(cause)s): %(damage)s obrażeń.")
+    )
+    rolls = (e.roll.view(gettext_noop("Obrażenia")),) if e.roll else ()
+    return line(
+        text, "damage", [e.combatant], rolls=rolls, name=name_of(state, e.combatant),
+        cause=_label(e.cause), damage=e.damage,
+    )  # fmt: skip
+
+
+def _defence(state: EncounterState, e: DefenceRolled) -> LogLine:
+    text = (
+        gettext_noop("%(name)s: %(talent)s udany (%(total)s ≥ %(needed)s).")
+        if e.success
+        else gettext_noop("%(name)s: %(talent)s nieudany (%(total)s < %(needed)s).")
+    )
+    talent = TALENT_LABELS.get(e.talent, e.talent)
+    text = DEFENCE_TEXTS.get((e.talent, e.success), text)
+    return line(
+        text, "roll", [e.defender], rolls=(e.roll.view(talent),), name=name_of(state, e.defender),
+        talent=talent, total=e.roll.total, needed=e.needed,
+    )  # fmt: skip
+
+
+def _prompt_closed(state: EncounterState, e: PromptClosed) -> LogLine | None:
+    """Only an expiry is news: an answer is told by the roll it makes."""
+    return line(gettext_noop("Czas na obronę minął."), "attack") if e.expired else None
+
+
+def _sustained_round(state: EncounterState, e: SustainedAdvanced) -> LogLine | None:
     c = state.get(e.combatant)
     if (
         c.sustained is None
@@ -534,25 +621,25 @@ def _sustained_round(
     text = gettext_noop("%(name)s: %(label)s — runda %(progress)s z %(rounds)s.")
     if e.passed is False and after.progress == c.sustained.progress:
         text = gettext_noop("%(name)s: %(label)s — runda bez postępu (%(progress)s z %(rounds)s).")
-    return _line(
-        text, "action", [c.id], name=names[c.id], label=after.label, progress=after.progress,
+    return line(
+        text, "action", [c.id], name=c.name, label=after.label, progress=after.progress,
         rounds=after.rounds,
     )  # fmt: skip
 
 
-def _surprise_dn(e: SurpriseDifficulty) -> LogLine:
+def _surprise_dn(state: EncounterState, e: SurpriseDifficulty) -> LogLine:
     parts = "; ".join(f"{reason} {value:+d}" for reason, value in e.modifiers) or "—"
     text = gettext_noop(
         "Test zaskoczenia strony %(side)s: trudność %(dn)s (%(source)s %(base)s; %(parts)s)."
     )
     rolls = tuple(roll.view(gettext_noop("Podkradanie się")) for _, roll in e.sneaks)
-    return _line(
+    return line(
         text, "gm", [cid for cid, _ in e.sneaks], rolls=rolls, secret=True, side=e.side, dn=e.dn,
         source=e.source, base=e.base, parts=parts,
     )  # fmt: skip
 
 
-def _surprise(names: dict[str, str], e: SurpriseRolled) -> LogLine:
+def _surprise(state: EncounterState, e: SurpriseRolled) -> LogLine:
     rolls: tuple[RollView, ...] = ()
     if e.roll is not None:
         rolls += (e.roll.view(gettext_noop("Test zaskoczenia")),)
@@ -571,13 +658,13 @@ def _surprise(names: dict[str, str], e: SurpriseRolled) -> LogLine:
         text = gettext_noop(
             "%(name)s nie daje się zaskoczyć: %(reason)s (brosza zadaje %(damage)s obrażeń)."
         )
-    return _line(
-        text, "roll", [e.combatant], rolls=rolls, name=names[e.combatant], reason=reason,
+    return line(
+        text, "roll", [e.combatant], rolls=rolls, name=name_of(state, e.combatant), reason=reason,
         damage=damage,
     )  # fmt: skip
 
 
-def _impact(names: dict[str, str], e: ImpactRolled) -> LogLine:
+def _impact(state: EncounterState, e: ImpactRolled) -> LogLine:
     if e.success:
         text = gettext_noop("%(name)s po szarży: utrzymuje się (%(total)s vs %(dn)s).")
     elif e.falls:
@@ -589,13 +676,13 @@ def _impact(names: dict[str, str], e: ImpactRolled) -> LogLine:
     rolls: tuple[RollView, ...] = (e.roll.view(gettext_noop("Test po szarży")),)
     if e.fall is not None:
         rolls += (e.fall.view(gettext_noop("Upadek")),)
-    return _line(
-        text, "roll", [e.rider, e.target], rolls=rolls, name=names[e.rider], total=e.roll.total,
-        dn=e.dn, fall=e.fall.total if e.fall else 0,
+    return line(
+        text, "roll", [e.rider, e.target], rolls=rolls, name=name_of(state, e.rider),
+        total=e.roll.total, dn=e.dn, fall=e.fall.total if e.fall else 0,
     )  # fmt: skip
 
 
-def _strain(state: EncounterState, names: dict[str, str], e: StrainPaid) -> LogLine:
+def _strain(state: EncounterState, e: StrainPaid) -> LogLine:
     text = STRAIN_TEXTS.get(
         e.reason,
         gettext_noop("%(name)s: Wyczerpanie %(points)s (%(reason)s), obrażenia +%(damage)s."),
@@ -604,8 +691,8 @@ def _strain(state: EncounterState, names: dict[str, str], e: StrainPaid) -> LogL
         opt.label(e.reason) if e.reason in opt.OPTIONS else TALENT_LABELS.get(e.reason, e.reason)
     )
     secret = state.phase == "declare"
-    return _line(
-        text, "damage", [e.combatant], secret=secret, name=names[e.combatant],
+    return line(
+        text, "damage", [e.combatant], secret=secret, name=name_of(state, e.combatant),
         points=e.points, reason=text_param(reason), damage=e.damage,
     )  # fmt: skip
 
@@ -624,10 +711,10 @@ def _revealed(state: EncounterState, e: Revealed) -> LogLine:
         if e.expired
         else gettext_noop("Deklaracje: %(all)s.")
     )
-    return _line(text, "declare", [], all="; ".join(parts) or "—")
+    return line(text, "declare", [], all="; ".join(parts) or "—")
 
 
-def _attack(state: EncounterState, names: dict[str, str], e: AttackRolled) -> LogLine:
+def _attack(state: EncounterState, e: AttackRolled) -> LogLine:
     level = LEVEL_LABELS.get(e.level, e.level)
     means = e.weapon or e.spell or gettext_noop("bez broni")
     texts = ATTACK_TEXTS if e.weapon or e.spell else UNARMED_TEXTS
@@ -638,13 +725,14 @@ def _attack(state: EncounterState, names: dict[str, str], e: AttackRolled) -> Lo
         ),
     )
     view = e.roll.view(gettext_noop("Atak"))
-    return _line(
-        text, "attack", [e.attacker, e.target], rolls=(view,), attacker=names[e.attacker],
-        target=names[e.target], means=means, total=e.roll.total, dn=e.dn, level=text_param(level),
+    return line(
+        text, "attack", [e.attacker, e.target], rolls=(view,),
+        attacker=name_of(state, e.attacker), target=name_of(state, e.target), means=means,
+        total=e.roll.total, dn=e.dn, level=text_param(level),
     )  # fmt: skip
 
 
-def _damage(state: EncounterState, names: dict[str, str], e: DamageRolled) -> LogLine:
+def _damage(state: EncounterState, e: DamageRolled) -> LogLine:
     target = state.get(e.target)
     after = target.damage + (e.dealt if e.kind == "damage" else 0)
     if e.kind == "stun":
@@ -666,12 +754,11 @@ def _damage(state: EncounterState, names: dict[str, str], e: DamageRolled) -> Lo
     view = RollView(
         view.label, view.dice, e.dealt, view.modifiers + tuple(mods), view.sides, view.summary
     )
-    return _line(
-        text, "damage", [e.target, e.attacker], rolls=(view,), name=names[e.target], dealt=e.dealt
-    )
+    actors = [e.target, e.attacker]
+    return line(text, "damage", actors, rolls=(view,), name=target.name, dealt=e.dealt)
 
 
-def _check(names: dict[str, str], e: CheckRolled) -> LogLine:
+def _check(state: EncounterState, e: CheckRolled) -> LogLine:
     label = CHECK_LABELS.get(e.kind, e.kind)
     text = (
         gettext_noop("%(name)s — %(check)s: udany (%(total)s vs %(dn)s).")
@@ -680,24 +767,66 @@ def _check(names: dict[str, str], e: CheckRolled) -> LogLine:
     )
     text = CHECK_TEXTS.get((e.kind, e.success), text)
     if e.result is not None:  # built on a roll another line shows: its faces once, there
-        return _line(
-            text, "roll", [e.combatant], name=names[e.combatant], check=label,
+        return line(
+            text, "roll", [e.combatant], name=name_of(state, e.combatant), check=label,
             total=e.result, dn=e.dn,
         )  # fmt: skip
     view = e.roll.view(label)
-    return _line(
-        text, "roll", [e.combatant], rolls=(view,), name=names[e.combatant], check=label,
+    return line(
+        text, "roll", [e.combatant], rolls=(view,), name=name_of(state, e.combatant), check=label,
         total=e.roll.total, dn=e.dn,
     )  # fmt: skip
 
 
-def _line(
-    text: str,
-    kind: str,
-    actors: list[str],
-    *,
-    rolls: tuple[RollView, ...] = (),
-    secret: bool = False,
-    **params: Any,
-) -> LogLine:
-    return LogLine(text, params, kind, tuple(actors), rolls, secret)
+NARRATORS: dict[type[Event], Narrator] = {
+    Joined: vocabulary.joined,
+    HiddenSet: vocabulary.hidden_set,
+    StatsRevealed: vocabulary.stats_revealed,
+    CombatEnded: vocabulary.combat_ended,
+    MapEdited: _map_edited,
+    CombatantPlaced: _placed,
+    GroundGiven: _ground_given,
+    HealthEdited: _health_edited,
+    ConditionAdded: _condition_added,
+    ConditionRemoved: _condition_removed,
+    TimePassed: _time_passed,
+    CombatStarted: _combat_started,
+    RoundStarted: _round_started,
+    RoundEnded: _round_ended,
+    Announced: _announced,
+    Declared: _declared,
+    StrainPaid: _strain,
+    Revealed: _revealed,
+    InitiativeRolled: _initiative_rolled,
+    InitiativeSet: _initiative_set,
+    OrderSet: _order_set,
+    TurnBegan: _turn_began,
+    TurnEnded: _turn_ended,
+    Held: _held,
+    Delayed: _delayed,
+    Moved: _moved,
+    SimpleActed: _simple_acted,
+    ActionUsed: _action_used,
+    ActionChanged: _action_changed,
+    GotUp: _got_up,
+    Mounted: _mount,
+    Dismounted: _mount,
+    ItemDamaged: _item_damaged,
+    SustainedTested: _sustained_tested,
+    SustainedRolled: _sustained_rolled,
+    SustainedAdvanced: _sustained_round,
+    SustainedCheckSet: _sustained_check_set,
+    SustainedCompleted: _sustained_completed,
+    SurpriseDifficulty: _surprise_dn,
+    SurpriseRolled: _surprise,
+    ImpactRolled: _impact,
+    SaddleRolled: _saddle,
+    RecoveryTested: _recovery,
+    WoundHealed: _wound_healed,
+    Bled: _bled,
+    AttackRolled: _attack,
+    DefenceRolled: _defence,
+    PromptClosed: _prompt_closed,
+    DamageRolled: _damage,
+    CheckRolled: _check,
+}

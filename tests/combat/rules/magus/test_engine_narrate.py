@@ -8,6 +8,7 @@ from combat.rules.base import LogLine, fill
 from combat.rules.magus import narrate
 from combat.rules.magus.dice import roll_step
 from combat.rules.magus.events import (
+    EVENTS,
     ActionChanged,
     ActionUsed,
     AttackRolled,
@@ -49,6 +50,11 @@ def told(event: object) -> LogLine:
 def text(event: object) -> str:
     line = told(event)
     return fill(line.text, line.params)
+
+
+def test_it_tells_every_event_type_or_lists_it_silent() -> None:
+    assert set(narrate.NARRATORS) | narrate.SILENT == set(EVENTS.values())
+    assert not set(narrate.NARRATORS) & narrate.SILENT
 
 
 def test_declarations_in_a_few_words() -> None:

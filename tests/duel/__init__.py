@@ -80,15 +80,6 @@ class DuelRuleset(Ruleset):
     def map_spec(self) -> MapSpec:
         return MapSpec("square", 1, 12, 8, DARKNESS)
 
-    def battle_map(self, state: Duel) -> Any:
-        return state.battlemap
-
-    def map_command(self, edit: Any, now: float) -> Any:
-        return model.EditMap(edit=edit, now=now)
-
-    def place_command(self, seat: str, to: Any, now: float) -> Any:
-        return model.PlaceCombatant(target=seat, to=to, now=now)
-
     def route(
         self, state: Duel, actor: str, to: Any, mode: str, now: float, *, unseen: Iterable[str] = ()
     ) -> Any:

@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from combat.rules import battlemap
+from combat.rules import battlemap, vocabulary
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.records import replace
+from combat.rules.vocabulary import combatant as _fighter
+from combat.rules.vocabulary import edit as _change
 from tests.duel import model as d
-from tests.duel.model import GM, Command, Duel, Event, Fighter, Prompt
+from tests.duel.model import Command, Duel, Event, Fighter, Prompt
 from tests.duel.sheet import fighter_from_dict
 
 
@@ -33,7 +35,7 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
     """The events of one command, or RuleViolation with a reason a player can read."""
     match command:
         case d.JoinCombat():
-            return _join(state, command)
+            return [d.Joined(vocabulary.joining(state, command, fighter_from_dict))]
         case d.StartRound():
             _require_stage(state, "setup")
             if len(_standing_sides(state)) < 2:
@@ -51,9 +53,11 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
         case d.ResolveExpired():
             return _expire(state, command, rng)
         case d.EndFight():
-            return _end_fight(state, command)
-        case d.SetHidden() | d.RevealStats():
-            return [replace(command, target=_fighter(state, command.target).id)]
+            return vocabulary.end_combat(state, command, ended=state.stage == "ended")
+        case d.SetHidden():
+            return vocabulary.set_hidden(state, command)
+        case d.RevealStats():
+            return vocabulary.reveal_stats(state, command)
         case d.SetLife():
             target = _fighter(state, command.target)
             if not 0 <= command.life <= target.zycie:
@@ -61,29 +65,12 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
                 raise RuleViolation("zycie", msg, max=target.zycie, name=target.name)
             return [command]
         case d.EditMap():
-            if isinstance(command.edit, battlemap.Remove) and not command.edit.confirm:
-                raise RuleViolation("potwierdz", gettext_noop("Potwierdź usunięcie mapy."))
-            battlemap.check_edit(state.battlemap, command.edit, _occupied(state))
-            return [command]
+            return vocabulary.edit_map(state.battlemap, command, _occupied(state))
         case d.PlaceCombatant():
             return _place(state, command)
         case d.Move():
             return _move(state, command)
     raise RuleViolation("polecenie", gettext_noop("Nieznane polecenie."))
-
-
-def _join(state: Duel, command: d.JoinCombat) -> list[Event]:
-    """Anyone may join in any phase; mid-fight they get a place in the next round's order."""
-    try:
-        fighter = fighter_from_dict(command.combatant)
-    except ValueError as exc:
-        raise RuleViolation(
-            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(exc)
-        ) from None
-    if fighter.id in state.fighters:
-        name = fighter.name
-        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=name)
-    return [d.Joined(fighter)]
 
 
 def _attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
@@ -135,7 +122,7 @@ def _target(state: Duel, me: Fighter, target_id: str) -> Fighter:
 def _answer(state: Duel, command: d.Answer, rng: RNG) -> list[Event]:
     """The defender parries or takes the hit."""
     prompt = open_prompt(state, command.prompt)
-    defender = state.fighters[prompt.defender]
+    defender = state.combatants[prompt.defender]
     if command.actor != defender.id:
         msg = gettext_noop("To pytanie jest do: %(name)s.")
         raise RuleViolation("nie_twoje", msg, name=defender.name)
@@ -178,14 +165,6 @@ def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
     return [expired, *_new_round(evolve(state, expired), rng, command.now)]
 
 
-def _end_fight(state: Duel, command: d.EndFight) -> list[Event]:
-    _require_stage(state, "fight", "setup")
-    if command.winner is not None and command.winner not in _sides(state):
-        msg = gettext_noop("Nie ma takiej strony: %(side)s.")
-        raise RuleViolation("strona", msg, side=command.winner)
-    return [d.FightEnded(command.winner)]
-
-
 # --- the battle map: square fields, a metre each -----------------------------------------------
 
 
@@ -201,7 +180,7 @@ def _place(state: Duel, command: d.PlaceCombatant) -> list[Event]:
             raise RuleViolation(
                 "zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field
             )
-    return [command]
+    return [d.CombatantPlaced(target.id, to)]
 
 
 def _move(state: Duel, command: d.Move) -> list[Event]:
@@ -213,7 +192,7 @@ def _move(state: Duel, command: d.Move) -> list[Event]:
     if len(path) < 2 or path[0] != me.position:
         raise RuleViolation("sciezka", gettext_noop("Ścieżka zaczyna się na polu postaci."))
     cost = battlemap.path_cost(m, path)
-    enemies = {f.position for f in state.fighters.values() if f.side != me.side and not f.down}
+    enemies = {f.position for f in state.combatants.values() if f.side != me.side and not f.down}
     crossed = next((f for f in path[1:] if f in enemies), None)
     if crossed is not None:
         field = battlemap.label(crossed)
@@ -239,7 +218,7 @@ def refusal(state: Duel, command: d.Move) -> RuleViolation | None:
 
 
 def _occupied(state: Duel, but: str = "") -> list[tuple[int, int]]:
-    return [f.position for f in state.fighters.values() if f.position and f.id != but]
+    return [f.position for f in state.combatants.values() if f.position and f.id != but]
 
 
 def _require_map(state: Duel) -> battlemap.BattleMap:
@@ -254,7 +233,7 @@ def _require_map(state: Duel) -> battlemap.BattleMap:
 def _new_round(state: Duel, rng: RNG, now: float) -> list[Event]:
     """Everyone standing rolls d20 + Atak; higher goes first (ties: higher Atak, then name).
     By post the round ends `post_hours` from `now`."""
-    standing = [f for f in state.fighters.values() if not f.down]
+    standing = [f for f in state.combatants.values() if not f.down]
     rolls = {f: d.InitiativeRolled(f.id, rng.randint(1, 20), f.atak) for f in standing}
     order = sorted(standing, key=lambda f: (-rolls[f].total, -f.atak, f.name, f.id))
     deadline = now + state.settings.post_hours * d.HOUR if state.by_post else None
@@ -267,12 +246,12 @@ def _parry(defender: Fighter, prompt: str, rng: RNG) -> d.Parried:
 
 def _land(state: Duel, prompt: Prompt, rng: RNG, *, expired: bool = False) -> list[Event]:
     """The hit lands for d6 + the attacker's Premia; a side left standing alone wins."""
-    bonus = state.fighters[prompt.attacker].weapon_bonus
+    bonus = state.combatants[prompt.attacker].weapon_bonus
     struck = d.Struck(
         prompt.id, prompt.attacker, prompt.defender, rng.randint(1, 6), bonus, expired
     )
     sides = _standing_sides(evolve(state, struck))
-    return [struck] if len(sides) > 1 else [struck, d.FightEnded(next(iter(sides), None))]
+    return [struck] if len(sides) > 1 else [struck, d.CombatEnded(next(iter(sides), None))]
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -293,7 +272,7 @@ def _require_turn(state: Duel, actor: str, *, standing: bool = True) -> Fighter:
     _require_stage(state, "fight")
     me, current = _fighter(state, actor), state.current
     if current != me.id:
-        name = state.fighters[current].name if current else "–"
+        name = state.combatants[current].name if current else "–"
         msg = gettext_noop("Nie twoja tura: teraz działa %(name)s.")
         raise RuleViolation("nie_twoja_tura", msg, name=name, current=current or "")
     if standing and me.down:
@@ -315,7 +294,7 @@ def _require_poster(state: Duel, actor: str) -> Fighter:
 
 def _require_no_prompt(state: Duel) -> None:
     if state.prompt is not None:
-        name = state.fighters[state.prompt.defender].name
+        name = state.combatants[state.prompt.defender].name
         msg = gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak.")
         raise RuleViolation("czeka_na_odpowiedz", msg, name=name)
 
@@ -327,18 +306,8 @@ def open_prompt(state: Duel, prompt_id: str) -> Prompt:
     return state.prompt
 
 
-def _fighter(state: Duel, fighter_id: str) -> Fighter:
-    if fighter_id == GM or fighter_id not in state.fighters:
-        raise RuleViolation("postac", gettext_noop("Nie ma takiej postaci: %(id)s."), id=fighter_id)
-    return state.fighters[fighter_id]
-
-
-def _sides(state: Duel) -> set[str]:
-    return {f.side for f in state.fighters.values()}
-
-
 def _standing_sides(state: Duel) -> set[str]:
-    return {f.side for f in state.fighters.values() if not f.down}
+    return {f.side for f in state.combatants.values() if not f.down}
 
 
 def next_deadline(state: Duel) -> float | None:
@@ -362,12 +331,12 @@ def resume(state: Duel, *, paused_at: float, now: float, minimum: float) -> list
 
 def evolve(state: Duel, event: Event) -> Duel:
     match event:
-        case d.Joined(fighter=fighter):
-            return _with(state, fighter)
+        case d.Joined(combatant=c):
+            return replace(state, combatants={**state.combatants, c.id: c})
         case d.RoundStarted():
-            fighters = {cid: replace(f, initiative=None) for cid, f in state.fighters.items()}
+            combatants = {cid: replace(f, initiative=None) for cid, f in state.combatants.items()}
             return replace(state, stage="fight", round=event.round, order=event.order, turn=0,
-                           attacked=False, fighters=fighters, deadline=event.deadline, acted=(),
+                           attacked=False, combatants=combatants, deadline=event.deadline, acted=(),
                            moved=0)  # fmt: skip
         case d.InitiativeRolled():
             return _change(state, event.fighter, initiative=event.total)
@@ -380,35 +349,31 @@ def evolve(state: Duel, event: Event) -> Duel:
         case d.Parried():
             return replace(state, prompt=None) if event.success else state
         case d.Struck():
-            damage = state.fighters[event.target].damage + event.damage
+            damage = state.combatants[event.target].damage + event.damage
             return replace(_change(state, event.target, damage=damage), prompt=None)
         case d.TurnEnded() if state.by_post:
             return _acted(state, event.actor)
         case d.TurnEnded():
             return replace(state, turn=_next_turn(state), attacked=False, moved=0)
-        case d.EditMap():
+        case d.MapEdited():
             m = battlemap.apply_edit(state.battlemap, event.edit, "square", 1)
             if m is not None:
                 return replace(state, battlemap=m)
-            gone = {cid: replace(f, position=None) for cid, f in state.fighters.items()}
-            return replace(state, battlemap=None, fighters=gone)
-        case d.PlaceCombatant():
-            return _change(state, event.target, position=event.to)
+            gone = {cid: replace(f, position=None) for cid, f in state.combatants.items()}
+            return replace(state, battlemap=None, combatants=gone)
+        case d.HiddenSet() | d.StatsRevealed() | d.CombatantPlaced():
+            return vocabulary.evolve(state, event)
         case d.Moved():
             moved = _change(state, event.actor, position=event.path[-1])
             spent = event.mode == d.RUN or state.attacked
             return replace(moved, moved=state.moved + event.cost, attacked=spent)
         case d.RoundExpired():
             return replace(state, acted=(*state.acted, *event.missed))
-        case d.FightEnded():
+        case d.CombatEnded():
             return replace(state, stage="ended", winner=event.winner, prompt=None)
-        case d.SetHidden():
-            return _change(state, event.target, hidden=event.hidden)
-        case d.RevealStats():
-            return _change(state, event.target, revealed=event.revealed)
         case d.SetLife():
             return _change(
-                state, event.target, damage=state.fighters[event.target].zycie - event.life
+                state, event.target, damage=state.combatants[event.target].zycie - event.life
             )
         case d.DeadlineMoved() if state.prompt and state.prompt.id == event.prompt:
             return replace(state, prompt=replace(state.prompt, deadline=event.deadline))
@@ -433,12 +398,4 @@ def _acted(state: Duel, fighter: str) -> Duel:
 def _next_turn(state: Duel) -> int:
     """The index of the next fighter in order still standing; past the end when none is."""
     later = range(state.turn + 1, len(state.order))
-    return next((i for i in later if not state.fighters[state.order[i]].down), len(state.order))
-
-
-def _change(state: Duel, fighter_id: str, **changes: Any) -> Duel:
-    return _with(state, replace(state.fighters[fighter_id], **changes))
-
-
-def _with(state: Duel, fighter: Fighter) -> Duel:
-    return replace(state, fighters={**state.fighters, fighter.id: fighter})
+    return next((i for i in later if not state.combatants[state.order[i]].down), len(state.order))

@@ -216,7 +216,7 @@ async def test_a_confirmed_route_moves_the_token_and_the_terrain_is_not_sent_aga
     pushed_before = len(player.pushed)
     await player.command(**command)
     await settle(table, gm, player)
-    assert (await state_of(table)).fighters[hero].position == (0, 4)
+    assert (await state_of(table)).combatants[hero].position == (0, 4)
     frames = "".join(player.pushed[pushed_before:])
     assert 'data-field="0,4"' in frames
     assert '<svg id="map-terrain"' not in frames  # a move pushes the tokens, not the terrain
@@ -253,7 +253,7 @@ async def test_a_hidden_seat_never_reaches_a_player_socket() -> None:
     await gm.send("place", seat=npc, to=[7, 7])
     await gm.send("place", seat=hero, to=[1, 1])
     await settle(table, gm, player)
-    assert (await state_of(table)).fighters[npc].position == (7, 7)
+    assert (await state_of(table)).combatants[npc].position == (7, 7)
     assert player.pushed and all(npc not in html for html in player.pushed)
     assert f'data-seat="{npc}"' in gm.region("table-map-tokens")
     await gm.ws.disconnect()

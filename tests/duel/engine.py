@@ -12,6 +12,7 @@ parries by itself) or passes; when all have acted, or the time is up, the next r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import reduce
 from typing import Any
 
 from combat.rules import battlemap, vocabulary
@@ -42,8 +43,6 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
                 msg = gettext_noop("Do pojedynku potrzeba co najmniej dwóch stron.")
                 raise RuleViolation("za_malo", msg)
             return _new_round(state, rng, command.now)
-        case d.Attack() if state.by_post:
-            return _post_attack(state, command, rng)
         case d.Attack():
             return _attack(state, command, rng)
         case d.Answer():
@@ -74,23 +73,18 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
 
 
 def _attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
-    """One attack a turn; a hit asks the defender."""
-    me = _require_turn(state, command.actor)
+    """One attack a turn. Live, a hit asks the defender; by post, the defender parries by
+    itself at once."""
+    me = _actor(state, command.actor)
     _require_no_prompt(state)
-    if state.attacked:
+    if state.attacked and not state.by_post:
         raise RuleViolation("juz_atakowal", gettext_noop("W tej turze atak już był."))
-    target, face = _target(state, me, command.target), rng.randint(1, 20)
-    if face + me.atak < d.TO_HIT:
-        return [d.Attacked(me.id, target.id, face, me.atak)]
-    prompt, deadline = f"p{state.prompts_opened + 1}", command.now + state.settings.answer_s
-    return [d.Attacked(me.id, target.id, face, me.atak, prompt, deadline)]
-
-
-def _post_attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
-    """By post: the attack, and at once the defender's own parry and the damage."""
-    me = _require_poster(state, command.actor)
     target = _target(state, me, command.target)
-    events: list[Event] = [attacked := d.Attacked(me.id, target.id, rng.randint(1, 20), me.atak)]
+    attacked = d.Attacked(me.id, target.id, rng.randint(1, 20), me.atak)
+    if attacked.hit and not state.by_post:
+        prompt, deadline = f"p{state.prompts_opened + 1}", command.now + state.settings.answer_s
+        return [replace(attacked, prompt=prompt, deadline=deadline)]
+    events: list[Event] = [attacked]
     if attacked.hit:
         events.append(parried := _parry(target, "", rng))
         if not parried.success:
@@ -99,9 +93,9 @@ def _post_attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
 
 
 def _then_next_round(state: Duel, events: list[Event], rng: RNG, now: float) -> list[Event]:
-    """By post: `events`, then the next round if nobody is left to act in this one."""
-    after = replay(state, events)
-    if after.stage != "fight" or after.to_act:
+    """`events`, then the next round if nobody is left to act in this one."""
+    after = reduce(evolve, events, state)
+    if after.stage != "fight" or after.current or after.to_act:
         return events
     return [*events, *_new_round(after, rng, now)]
 
@@ -143,13 +137,9 @@ def check_option(option: str) -> None:
 
 def _end_turn(state: Duel, command: d.EndTurn, rng: RNG) -> list[Event]:
     """The next standing fighter in order acts; after the last, a new round. By post: a pass."""
-    if state.by_post:
-        me = _require_poster(state, command.actor)
-        return _then_next_round(state, [d.TurnEnded(me.id)], rng, command.now)
-    me = _require_turn(state, command.actor, standing=False)
+    me = _actor(state, command.actor, standing=False)
     _require_no_prompt(state)
-    after = evolve(state, ended := d.TurnEnded(me.id))
-    return [ended] if after.current else [ended, *_new_round(after, rng, command.now)]
+    return _then_next_round(state, [d.TurnEnded(me.id)], rng, command.now)
 
 
 def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
@@ -161,8 +151,7 @@ def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
     deadline = next_deadline(state)
     if prompt is not None or deadline is None or deadline > command.now:
         raise RuleViolation("nic_nie_czeka", gettext_noop("Nic nie czeka na rozstrzygnięcie."))
-    expired = d.RoundExpired(state.to_act)
-    return [expired, *_new_round(evolve(state, expired), rng, command.now)]
+    return _then_next_round(state, [d.RoundExpired(state.to_act)], rng, command.now)
 
 
 # --- the battle map: square fields, a metre each -----------------------------------------------
@@ -170,23 +159,26 @@ def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
 
 def _place(state: Duel, command: d.PlaceCombatant) -> list[Event]:
     """A token onto a free, passable field (or off the map)."""
-    target, m, to = _fighter(state, command.target), _require_map(state), command.to
-    if to is not None:
-        field = battlemap.label(to)
-        if not m.passable(to):
-            msg = gettext_noop("Pole %(field)s jest poza mapą lub zablokowane.")
-            raise RuleViolation("sciana", msg, field=field)
-        if to in _occupied(state, but=target.id):
-            raise RuleViolation(
-                "zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field
-            )
-    return [d.CombatantPlaced(target.id, to)]
+    target, m = _fighter(state, command.target), _require_map(state)
+    if command.to is not None:
+        _check_free(state, m, command.to, but=target.id)
+    return [d.CombatantPlaced(target.id, command.to)]
+
+
+def _check_free(state: Duel, m: battlemap.BattleMap, to: d.Field, but: str = "") -> None:
+    """A token may stand on `to`: a passable field of the map nobody else stands on."""
+    if not m.passable(to):
+        msg = gettext_noop("Pole %(field)s jest poza mapą lub zablokowane.")
+        raise RuleViolation("sciana", msg, field=battlemap.label(to))
+    if to in _occupied(state, but):
+        msg = gettext_noop("Pole %(field)s jest zajęte.")
+        raise RuleViolation("zajete_pole", msg, field=battlemap.label(to))
 
 
 def _move(state: Duel, command: d.Move) -> list[Event]:
     """Along a path from the token's field, never through an enemy nor onto anyone, within the
     turn's fields of movement (a run spends the attack)."""
-    m, me, path = _require_map(state), _require_turn(state, command.actor), command.path
+    m, me, path = _require_map(state), _actor(state, command.actor, post=False), command.path
     if me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("%(name)s nie stoi na mapie."), name=me.name)
     if len(path) < 2 or path[0] != me.position:
@@ -197,9 +189,7 @@ def _move(state: Duel, command: d.Move) -> list[Event]:
     if crossed is not None:
         field = battlemap.label(crossed)
         raise RuleViolation("wrog", gettext_noop("Na polu %(field)s stoi wróg."), field=field)
-    if path[-1] in _occupied(state):
-        field = battlemap.label(path[-1])
-        raise RuleViolation("zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field)
+    _check_free(state, m, path[-1])
     if command.mode == d.RUN and state.attacked:
         raise RuleViolation("bieg", gettext_noop("Po ataku nie można już biec."))
     if cost > (left := d.MOVE_FIELDS[command.mode] - state.moved):
@@ -267,26 +257,18 @@ def _require_stage(state: Duel, *stages: str) -> None:
     raise RuleViolation("trwa", gettext_noop("Pojedynek już trwa."))
 
 
-def _require_turn(state: Duel, actor: str, *, standing: bool = True) -> Fighter:
-    """The acting fighter, if it is its turn (and, but to end it, it still stands)."""
+def _actor(state: Duel, actor: str, *, standing: bool = True, post: bool = True) -> Fighter:
+    """The acting fighter, if it may act now: live, in its turn (and, but to end it, still
+    standing); by post (where `post` allows it), standing and yet to act this round."""
     _require_stage(state, "fight")
     me, current = _fighter(state, actor), state.current
-    if current != me.id:
+    if current != me.id and not (post and state.by_post):
         name = state.combatants[current].name if current else "–"
         msg = gettext_noop("Nie twoja tura: teraz działa %(name)s.")
         raise RuleViolation("nie_twoja_tura", msg, name=name, current=current or "")
-    if standing and me.down:
+    if me.down and (standing or state.by_post):
         raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
-    return me
-
-
-def _require_poster(state: Duel, actor: str) -> Fighter:
-    """By post: the fighter, if it still stands and has not acted this round."""
-    _require_stage(state, "fight")
-    me = _fighter(state, actor)
-    if me.down:
-        raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
-    if me.id not in state.to_act:
+    if state.by_post and me.id not in state.to_act:
         msg = gettext_noop("%(name)s już działał w tej rundzie.")
         raise RuleViolation("juz_dzialal", msg, name=me.name)
     return me
@@ -380,12 +362,6 @@ def evolve(state: Duel, event: Event) -> Duel:
         case d.DeadlineMoved() if event.prompt == "" and state.deadline is not None:
             return replace(state, deadline=event.deadline)
     raise ValueError(f"unknown event: {event!r}")
-
-
-def replay(state: Duel, events: list[Event]) -> Duel:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def _acted(state: Duel, fighter: str) -> Duel:

@@ -183,7 +183,7 @@ def seed_duel() -> None:
     from characters import services as characters_services
     from characters.models import Character
     from combat import services
-    from tests.duel.helpers import HERO, NPC, duel_sheet
+    from tests.combat.table.duel_table import HERO, NPC, duel_sheet
 
     master, hero_owner = User.objects.get(username="mistrz"), User.objects.get(username="gracz1")
     campaign = characters_services.create_campaign(

@@ -28,8 +28,8 @@ from combat.routing import websocket_urlpatterns
 from combat.rules.registry import get_ruleset
 from scripts.bench.page import Page
 from tests.characters.helpers import client_for
+from tests.combat.table.duel_table import HERO, DuelTable, duel_sheet, make_duel_table, seat_ids
 from tests.duel import RULESET
-from tests.duel.helpers import HERO, DuelTable, duel_sheet, make_duel_table, seat_ids
 from tests.duel.model import NO_REACTION, PARRY
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -23,9 +23,9 @@ from combat.access import Viewer
 from combat.rules.battlemap import Paint, Resize
 from scripts.bench.page import Page, normal
 from tests.characters.helpers import client_for, make_campaign
+from tests.combat.table.duel_table import DuelTable, make_duel_table, seat_ids
 from tests.combat.table.test_pushes import Socket as _Socket
 from tests.duel import RULESET
-from tests.duel.helpers import DuelTable, make_duel_table, seat_ids
 from tests.duel.test_duel_table import Seat, head, open_seat, settle, state_of
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -159,7 +159,7 @@ def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
 
 def _place(state: Duel, command: d.PlaceCombatant) -> list[Event]:
     """A token onto a free, passable field (or off the map)."""
-    target, m = _fighter(state, command.target), _require_map(state)
+    target, m = _fighter(state, command.target), require_map(state)
     if command.to is not None:
         _check_free(state, m, command.to, but=target.id)
     return [d.CombatantPlaced(target.id, command.to)]
@@ -178,7 +178,7 @@ def _check_free(state: Duel, m: battlemap.BattleMap, to: d.Field, but: str = "")
 def _move(state: Duel, command: d.Move) -> list[Event]:
     """Along a path from the token's field, never through an enemy nor onto anyone, within the
     turn's fields of movement (a run spends the attack)."""
-    m, me, path = _require_map(state), _actor(state, command.actor, post=False), command.path
+    m, me, path = require_map(state), _actor(state, command.actor, post=False), command.path
     if me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("%(name)s nie stoi na mapie."), name=me.name)
     if len(path) < 2 or path[0] != me.position:
@@ -211,7 +211,7 @@ def _occupied(state: Duel, but: str = "") -> list[tuple[int, int]]:
     return [f.position for f in state.combatants.values() if f.position and f.id != but]
 
 
-def _require_map(state: Duel) -> battlemap.BattleMap:
+def require_map(state: Duel) -> battlemap.BattleMap:
     if state.battlemap is None:
         raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
     return state.battlemap

@@ -2,8 +2,9 @@
 
 Frozen dataclasses, each command and event declared in one line by `command(...)` and
 `event(...)` (its type key and its fields in order: a type, or a (type, default) pair); the
-kernel's codec (`combat.rules.codec`) reads and writes them by their type hints. The GM's own
-edits (hide, reveal, set Życie, edit the map, place a token) are their own events.
+kernel's codec (`combat.rules.codec`) reads and writes them by their type hints. The GM's
+shared commands and events (join, hide, reveal, end, edit the map, place a token) are those of
+`combat.rules.vocabulary`; setting Życie is the duel's own, its command its event.
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ class Prompt:
 
 @record
 class Duel:
-    """The fight. Named unlike Eleora's state on purpose (`combatants`, `stage`): the table
-    reaches a state only through the ruleset."""
+    """The fight. Its `stage` is named unlike Eleora's `phase` on purpose: the table reaches a
+    state only through the ruleset (`combatants` is the shared vocabulary's convention)."""
 
     settings: Settings
     combatants: Mapping[str, Fighter]

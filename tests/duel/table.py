@@ -273,9 +273,7 @@ def route(
     """The move of `actor` to `to`: the cheapest path around walls, obstacles and enemies
     (but those of the `unseen` seats, whom the asker does not know of), allowed exactly when
     the rules would take its command."""
-    m, me = state.battlemap, state.combatants.get(actor)
-    if m is None:
-        raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
+    m, me = engine.require_map(state), state.combatants.get(actor)
     if me is None or me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("Ta postać nie stoi na mapie."))
     if (mode := mode or d.WALK) not in d.MOVE_FIELDS:

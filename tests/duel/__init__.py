@@ -13,7 +13,7 @@ data. The test settings register it (`tests/settings.py`) with its partials in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from combat.rules.base import MapSpec, Ruleset, gettext_noop
@@ -48,9 +48,7 @@ class DuelRuleset(Ruleset):
 
     # --- the fight ----------------------------------------------------------------------------
 
-    def new_encounter(self, settings: Mapping[str, Any] | None, combatants: Sequence) -> Duel:
-        return engine.new_encounter(settings, combatants)
-
+    new_encounter = staticmethod(engine.new_encounter)
     decide = staticmethod(engine.decide)
     evolve = staticmethod(engine.evolve)
     next_deadline = staticmethod(engine.next_deadline)

@@ -18,8 +18,6 @@ from typing import Any
 from combat.rules import battlemap, vocabulary
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.records import replace
-from combat.rules.vocabulary import combatant as _fighter
-from combat.rules.vocabulary import edit as _change
 from tests.duel import model as d
 from tests.duel.model import Command, Duel, Event, Fighter, Prompt
 from tests.duel.sheet import fighter_from_dict
@@ -58,7 +56,7 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
         case d.RevealStats():
             return vocabulary.reveal_stats(state, command)
         case d.SetLife():
-            target = _fighter(state, command.target)
+            target = vocabulary.combatant(state, command.target)
             if not 0 <= command.life <= target.zycie:
                 msg = gettext_noop("Życie: od 0 do %(max)d.")
                 raise RuleViolation("zycie", msg, max=target.zycie, name=target.name)
@@ -101,7 +99,7 @@ def _then_next_round(state: Duel, events: list[Event], rng: RNG, now: float) -> 
 
 
 def _target(state: Duel, me: Fighter, target_id: str) -> Fighter:
-    target = _fighter(state, target_id)
+    target = vocabulary.combatant(state, target_id)
     if target.id == me.id:
         raise RuleViolation("sam_siebie", gettext_noop("Nie można zaatakować samego siebie."))
     name = target.name
@@ -159,7 +157,7 @@ def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
 
 def _place(state: Duel, command: d.PlaceCombatant) -> list[Event]:
     """A token onto a free, passable field (or off the map)."""
-    target, m = _fighter(state, command.target), require_map(state)
+    target, m = vocabulary.combatant(state, command.target), require_map(state)
     if command.to is not None:
         _check_free(state, m, command.to, but=target.id)
     return [d.CombatantPlaced(target.id, command.to)]
@@ -261,7 +259,7 @@ def _actor(state: Duel, actor: str, *, standing: bool = True, post: bool = True)
     """The acting fighter, if it may act now: live, in its turn (and, but to end it, still
     standing); by post (where `post` allows it), standing and yet to act this round."""
     _require_stage(state, "fight")
-    me, current = _fighter(state, actor), state.current
+    me, current = vocabulary.combatant(state, actor), state.current
     if current != me.id and not (post and state.by_post):
         name = state.combatants[current].name if current else "–"
         msg = gettext_noop("Nie twoja tura: teraz działa %(name)s.")
@@ -321,7 +319,7 @@ def evolve(state: Duel, event: Event) -> Duel:
                            attacked=False, combatants=combatants, deadline=event.deadline, acted=(),
                            moved=0)  # fmt: skip
         case d.InitiativeRolled():
-            return _change(state, event.fighter, initiative=event.total)
+            return vocabulary.edit(state, event.fighter, initiative=event.total)
         case d.Attacked(prompt=str(pid)) if event.deadline is not None:
             prompt = Prompt(pid, event.attacker, event.target, event.deadline)
             opened = state.prompts_opened + 1
@@ -332,7 +330,7 @@ def evolve(state: Duel, event: Event) -> Duel:
             return replace(state, prompt=None) if event.success else state
         case d.Struck():
             damage = state.combatants[event.target].damage + event.damage
-            return replace(_change(state, event.target, damage=damage), prompt=None)
+            return replace(vocabulary.edit(state, event.target, damage=damage), prompt=None)
         case d.TurnEnded() if state.by_post:
             return _acted(state, event.actor)
         case d.TurnEnded():
@@ -346,7 +344,7 @@ def evolve(state: Duel, event: Event) -> Duel:
         case d.HiddenSet() | d.StatsRevealed() | d.CombatantPlaced():
             return vocabulary.evolve(state, event)
         case d.Moved():
-            moved = _change(state, event.actor, position=event.path[-1])
+            moved = vocabulary.edit(state, event.actor, position=event.path[-1])
             spent = event.mode == d.RUN or state.attacked
             return replace(moved, moved=state.moved + event.cost, attacked=spent)
         case d.RoundExpired():
@@ -354,7 +352,7 @@ def evolve(state: Duel, event: Event) -> Duel:
         case d.CombatEnded():
             return replace(state, stage="ended", winner=event.winner, prompt=None)
         case d.SetLife():
-            return _change(
+            return vocabulary.edit(
                 state, event.target, damage=state.combatants[event.target].zycie - event.life
             )
         case d.DeadlineMoved() if state.prompt and state.prompt.id == event.prompt:

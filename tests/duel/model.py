@@ -16,9 +16,6 @@ from typing import Any, Literal
 from combat.rules import settings_json, vocabulary
 from combat.rules.battlemap import BattleMap
 from combat.rules.vocabulary import (
-    GM as GM,
-)
-from combat.rules.vocabulary import (
     CombatantPlaced,
     CombatEnded,
     Command,
@@ -35,6 +32,7 @@ from combat.rules.vocabulary import (
     StatsRevealed,
 )
 
+GM = vocabulary.GM  # the actor of the GM's own commands
 PARRY, NO_REACTION = "parry", ""  # a prompt's options: parry, or take the hit
 TO_HIT = 11  # d20 + Atak against this
 ANSWER_S, POST_HOURS = (3, 120), (1, 336)  # the bounds a GM may set: seconds, hours

@@ -224,7 +224,7 @@ def set_hidden(state: Table[Any], command: SetHidden) -> list[Event]:
     """Hidden from the players or shown; shown, a placeholder takes the next number."""
     target = combatant(state, command.target).id
     name = None if command.hidden else naming.shown_at(state.combatants, target)
-    return [HiddenSet(target, command.hidden, name)]
+    return [HiddenSet(target, command.hidden, name=name)]
 
 
 def reveal_stats(state: Table[Any], command: RevealStats) -> list[Event]:

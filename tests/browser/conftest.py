@@ -108,10 +108,21 @@ def live_url(server_tmp: Path, smtp_server: SmtpServer) -> Iterator[str]:
     env["SITE_URL"] = f"http://127.0.0.1:{port}"  # the links in its mails
     log = (tmp / "daphne.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "eleora_site.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "eleora_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         wait_for_port(proc, port)
         yield f"http://127.0.0.1:{port}"
@@ -163,20 +174,40 @@ class DuelServer:
         return f"{self.url}/encounters/{self.encounter}/"
 
 
+def seed_duel() -> None:
+    """Run inside the server's `manage.py shell` (after `seed_demo`): the demo GM's duel
+    campaign, gracz1's hero and the NPC, and an empty encounter (the GM adds both fighters at
+    the table); prints the ids as JSON on its last line."""
+    from django.contrib.auth.models import User
+
+    from characters import services as characters_services
+    from characters.models import Character
+    from combat import services
+    from tests.combat.table.duel_table import HERO, NPC, duel_sheet
+
+    master, hero_owner = User.objects.get(username="mistrz"), User.objects.get(username="gracz1")
+    campaign = characters_services.create_campaign(
+        gm=master,
+        name="Pojedynek na moście",
+        description="Dwóch na wąskim moście.",
+        ruleset="duel",
+    )
+    characters_services.join_campaign(campaign=campaign, user=hero_owner)
+    Character.objects.create(
+        campaign=campaign, owner=hero_owner, name=HERO, sheet=duel_sheet(10, 5, 30, premia=1)
+    )
+    Character.objects.create(
+        campaign=campaign, name=NPC, kind=Character.Kind.NPC, sheet=duel_sheet(10, 10, 30)
+    )
+    encounter = services.create_encounter(campaign=campaign, name="Most nad Czarną Wodą", by=master)
+    print(json.dumps({"campaign": campaign.pk, "encounter": encounter.pk}))  # noqa: T201
+
+
 @pytest.fixture(scope="session")
 def duel_server(live_url: str, server_tmp: Path) -> DuelServer:
-    """The live server with a campaign of the ruleset that lives in the tests (tests/duel):
-    the server runs with the test settings, which register it."""
-    seed = "from tests.duel.seed import seed_duel; seed_duel()"
-    seeded = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", seed],
-        cwd=ROOT,
-        env=server_env(server_tmp),
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    ids = json.loads(seeded.stdout.strip().splitlines()[-1])
+    """The live server with a campaign of the ruleset that lives in the tests (tests/duel),
+    seeded by `seed_duel`: the server runs with the test settings, which register it."""
+    ids = _server_shell(server_tmp, "from tests.browser.conftest import seed_duel; seed_duel()")
     return DuelServer(live_url, ids["encounter"])
 
 

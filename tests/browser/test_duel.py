@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from tests.browser.conftest import PHONE, DuelServer, sign_in
-from tests.duel.helpers import HERO, NPC
+from tests.combat.table.duel_table import HERO, NPC
 
 pytestmark = pytest.mark.browser
 

@@ -28,7 +28,7 @@ from tests.browser.test_live_table import (
     roll_and_start,
 )
 from tests.browser.test_live_table import table as table  # noqa: F401, PLC0414 (a fixture)
-from tests.duel.helpers import HERO, NPC
+from tests.combat.table.duel_table import HERO, NPC
 
 pytestmark = pytest.mark.browser
 

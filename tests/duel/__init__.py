@@ -13,7 +13,7 @@ data. The test settings register it (`tests/settings.py`) with its partials in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from combat.rules.base import MapSpec, Ruleset, gettext_noop
@@ -48,9 +48,7 @@ class DuelRuleset(Ruleset):
 
     # --- the fight ----------------------------------------------------------------------------
 
-    def new_encounter(self, settings: Mapping[str, Any] | None, combatants: Sequence) -> Duel:
-        return engine.new_encounter(settings, combatants)
-
+    new_encounter = staticmethod(engine.new_encounter)
     decide = staticmethod(engine.decide)
     evolve = staticmethod(engine.evolve)
     next_deadline = staticmethod(engine.next_deadline)
@@ -79,15 +77,6 @@ class DuelRuleset(Ruleset):
 
     def map_spec(self) -> MapSpec:
         return MapSpec("square", 1, 12, 8, DARKNESS)
-
-    def battle_map(self, state: Duel) -> Any:
-        return state.battlemap
-
-    def map_command(self, edit: Any, now: float) -> Any:
-        return model.EditMap(edit=edit, now=now)
-
-    def place_command(self, seat: str, to: Any, now: float) -> Any:
-        return model.PlaceCombatant(target=seat, to=to, now=now)
 
     def route(
         self, state: Duel, actor: str, to: Any, mode: str, now: float, *, unseen: Iterable[str] = ()

@@ -12,13 +12,14 @@ parries by itself) or passes; when all have acted, or the time is up, the next r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import reduce
 from typing import Any
 
-from combat.rules import battlemap
+from combat.rules import battlemap, vocabulary
 from combat.rules.base import RNG, RuleViolation, gettext_noop
 from combat.rules.records import replace
 from tests.duel import model as d
-from tests.duel.model import GM, Command, Duel, Event, Fighter, Prompt
+from tests.duel.model import Command, Duel, Event, Fighter, Prompt
 from tests.duel.sheet import fighter_from_dict
 
 
@@ -33,15 +34,13 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
     """The events of one command, or RuleViolation with a reason a player can read."""
     match command:
         case d.JoinCombat():
-            return _join(state, command)
+            return [d.Joined(vocabulary.joining(state, command, fighter_from_dict))]
         case d.StartRound():
             _require_stage(state, "setup")
             if len(_standing_sides(state)) < 2:
                 msg = gettext_noop("Do pojedynku potrzeba co najmniej dwóch stron.")
                 raise RuleViolation("za_malo", msg)
             return _new_round(state, rng, command.now)
-        case d.Attack() if state.by_post:
-            return _post_attack(state, command, rng)
         case d.Attack():
             return _attack(state, command, rng)
         case d.Answer():
@@ -51,20 +50,19 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
         case d.ResolveExpired():
             return _expire(state, command, rng)
         case d.EndFight():
-            return _end_fight(state, command)
-        case d.SetHidden() | d.RevealStats():
-            return [replace(command, target=_fighter(state, command.target).id)]
+            return vocabulary.end_combat(state, command, ended=state.stage == "ended")
+        case d.SetHidden():
+            return vocabulary.set_hidden(state, command)
+        case d.RevealStats():
+            return vocabulary.reveal_stats(state, command)
         case d.SetLife():
-            target = _fighter(state, command.target)
+            target = vocabulary.combatant(state, command.target)
             if not 0 <= command.life <= target.zycie:
                 msg = gettext_noop("Życie: od 0 do %(max)d.")
                 raise RuleViolation("zycie", msg, max=target.zycie, name=target.name)
             return [command]
         case d.EditMap():
-            if isinstance(command.edit, battlemap.Remove) and not command.edit.confirm:
-                raise RuleViolation("potwierdz", gettext_noop("Potwierdź usunięcie mapy."))
-            battlemap.check_edit(state.battlemap, command.edit, _occupied(state))
-            return [command]
+            return vocabulary.edit_map(state.battlemap, command, _occupied(state))
         case d.PlaceCombatant():
             return _place(state, command)
         case d.Move():
@@ -72,38 +70,19 @@ def decide(state: Duel, command: Command, rng: RNG) -> list[Event]:
     raise RuleViolation("polecenie", gettext_noop("Nieznane polecenie."))
 
 
-def _join(state: Duel, command: d.JoinCombat) -> list[Event]:
-    """Anyone may join in any phase; mid-fight they get a place in the next round's order."""
-    try:
-        fighter = fighter_from_dict(command.combatant)
-    except ValueError as exc:
-        raise RuleViolation(
-            "karta", gettext_noop("Błędna karta: %(detail)s"), detail=str(exc)
-        ) from None
-    if fighter.id in state.fighters:
-        name = fighter.name
-        raise RuleViolation("juz_jest", gettext_noop("%(name)s już walczy."), name=name)
-    return [d.Joined(fighter)]
-
-
 def _attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
-    """One attack a turn; a hit asks the defender."""
-    me = _require_turn(state, command.actor)
+    """One attack a turn. Live, a hit asks the defender; by post, the defender parries by
+    itself at once."""
+    me = _actor(state, command.actor)
     _require_no_prompt(state)
-    if state.attacked:
+    if state.attacked and not state.by_post:
         raise RuleViolation("juz_atakowal", gettext_noop("W tej turze atak już był."))
-    target, face = _target(state, me, command.target), rng.randint(1, 20)
-    if face + me.atak < d.TO_HIT:
-        return [d.Attacked(me.id, target.id, face, me.atak)]
-    prompt, deadline = f"p{state.prompts_opened + 1}", command.now + state.settings.answer_s
-    return [d.Attacked(me.id, target.id, face, me.atak, prompt, deadline)]
-
-
-def _post_attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
-    """By post: the attack, and at once the defender's own parry and the damage."""
-    me = _require_poster(state, command.actor)
     target = _target(state, me, command.target)
-    events: list[Event] = [attacked := d.Attacked(me.id, target.id, rng.randint(1, 20), me.atak)]
+    attacked = d.Attacked(me.id, target.id, rng.randint(1, 20), me.atak)
+    if attacked.hit and not state.by_post:
+        prompt, deadline = f"p{state.prompts_opened + 1}", command.now + state.settings.answer_s
+        return [replace(attacked, prompt=prompt, deadline=deadline)]
+    events: list[Event] = [attacked]
     if attacked.hit:
         events.append(parried := _parry(target, "", rng))
         if not parried.success:
@@ -112,15 +91,15 @@ def _post_attack(state: Duel, command: d.Attack, rng: RNG) -> list[Event]:
 
 
 def _then_next_round(state: Duel, events: list[Event], rng: RNG, now: float) -> list[Event]:
-    """By post: `events`, then the next round if nobody is left to act in this one."""
-    after = replay(state, events)
-    if after.stage != "fight" or after.to_act:
+    """`events`, then the next round if nobody is left to act in this one."""
+    after = reduce(evolve, events, state)
+    if after.stage != "fight" or after.current or after.to_act:
         return events
     return [*events, *_new_round(after, rng, now)]
 
 
 def _target(state: Duel, me: Fighter, target_id: str) -> Fighter:
-    target = _fighter(state, target_id)
+    target = vocabulary.combatant(state, target_id)
     if target.id == me.id:
         raise RuleViolation("sam_siebie", gettext_noop("Nie można zaatakować samego siebie."))
     name = target.name
@@ -135,7 +114,7 @@ def _target(state: Duel, me: Fighter, target_id: str) -> Fighter:
 def _answer(state: Duel, command: d.Answer, rng: RNG) -> list[Event]:
     """The defender parries or takes the hit."""
     prompt = open_prompt(state, command.prompt)
-    defender = state.fighters[prompt.defender]
+    defender = state.combatants[prompt.defender]
     if command.actor != defender.id:
         msg = gettext_noop("To pytanie jest do: %(name)s.")
         raise RuleViolation("nie_twoje", msg, name=defender.name)
@@ -156,13 +135,9 @@ def check_option(option: str) -> None:
 
 def _end_turn(state: Duel, command: d.EndTurn, rng: RNG) -> list[Event]:
     """The next standing fighter in order acts; after the last, a new round. By post: a pass."""
-    if state.by_post:
-        me = _require_poster(state, command.actor)
-        return _then_next_round(state, [d.TurnEnded(me.id)], rng, command.now)
-    me = _require_turn(state, command.actor, standing=False)
+    me = _actor(state, command.actor, standing=False)
     _require_no_prompt(state)
-    after = evolve(state, ended := d.TurnEnded(me.id))
-    return [ended] if after.current else [ended, *_new_round(after, rng, command.now)]
+    return _then_next_round(state, [d.TurnEnded(me.id)], rng, command.now)
 
 
 def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
@@ -174,16 +149,7 @@ def _expire(state: Duel, command: d.ResolveExpired, rng: RNG) -> list[Event]:
     deadline = next_deadline(state)
     if prompt is not None or deadline is None or deadline > command.now:
         raise RuleViolation("nic_nie_czeka", gettext_noop("Nic nie czeka na rozstrzygnięcie."))
-    expired = d.RoundExpired(state.to_act)
-    return [expired, *_new_round(evolve(state, expired), rng, command.now)]
-
-
-def _end_fight(state: Duel, command: d.EndFight) -> list[Event]:
-    _require_stage(state, "fight", "setup")
-    if command.winner is not None and command.winner not in _sides(state):
-        msg = gettext_noop("Nie ma takiej strony: %(side)s.")
-        raise RuleViolation("strona", msg, side=command.winner)
-    return [d.FightEnded(command.winner)]
+    return _then_next_round(state, [d.RoundExpired(state.to_act)], rng, command.now)
 
 
 # --- the battle map: square fields, a metre each -----------------------------------------------
@@ -191,36 +157,37 @@ def _end_fight(state: Duel, command: d.EndFight) -> list[Event]:
 
 def _place(state: Duel, command: d.PlaceCombatant) -> list[Event]:
     """A token onto a free, passable field (or off the map)."""
-    target, m, to = _fighter(state, command.target), _require_map(state), command.to
-    if to is not None:
-        field = battlemap.label(to)
-        if not m.passable(to):
-            msg = gettext_noop("Pole %(field)s jest poza mapą lub zablokowane.")
-            raise RuleViolation("sciana", msg, field=field)
-        if to in _occupied(state, but=target.id):
-            raise RuleViolation(
-                "zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field
-            )
-    return [command]
+    target, m = vocabulary.combatant(state, command.target), require_map(state)
+    if command.to is not None:
+        _check_free(state, m, command.to, but=target.id)
+    return [d.CombatantPlaced(target.id, command.to)]
+
+
+def _check_free(state: Duel, m: battlemap.BattleMap, to: d.Field, but: str = "") -> None:
+    """A token may stand on `to`: a passable field of the map nobody else stands on."""
+    if not m.passable(to):
+        msg = gettext_noop("Pole %(field)s jest poza mapą lub zablokowane.")
+        raise RuleViolation("sciana", msg, field=battlemap.label(to))
+    if to in _occupied(state, but):
+        msg = gettext_noop("Pole %(field)s jest zajęte.")
+        raise RuleViolation("zajete_pole", msg, field=battlemap.label(to))
 
 
 def _move(state: Duel, command: d.Move) -> list[Event]:
     """Along a path from the token's field, never through an enemy nor onto anyone, within the
     turn's fields of movement (a run spends the attack)."""
-    m, me, path = _require_map(state), _require_turn(state, command.actor), command.path
+    m, me, path = require_map(state), _actor(state, command.actor, post=False), command.path
     if me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("%(name)s nie stoi na mapie."), name=me.name)
     if len(path) < 2 or path[0] != me.position:
         raise RuleViolation("sciezka", gettext_noop("Ścieżka zaczyna się na polu postaci."))
     cost = battlemap.path_cost(m, path)
-    enemies = {f.position for f in state.fighters.values() if f.side != me.side and not f.down}
+    enemies = {f.position for f in state.combatants.values() if f.side != me.side and not f.down}
     crossed = next((f for f in path[1:] if f in enemies), None)
     if crossed is not None:
         field = battlemap.label(crossed)
         raise RuleViolation("wrog", gettext_noop("Na polu %(field)s stoi wróg."), field=field)
-    if path[-1] in _occupied(state):
-        field = battlemap.label(path[-1])
-        raise RuleViolation("zajete_pole", gettext_noop("Pole %(field)s jest zajęte."), field=field)
+    _check_free(state, m, path[-1])
     if command.mode == d.RUN and state.attacked:
         raise RuleViolation("bieg", gettext_noop("Po ataku nie można już biec."))
     if cost > (left := d.MOVE_FIELDS[command.mode] - state.moved):
@@ -239,10 +206,10 @@ def refusal(state: Duel, command: d.Move) -> RuleViolation | None:
 
 
 def _occupied(state: Duel, but: str = "") -> list[tuple[int, int]]:
-    return [f.position for f in state.fighters.values() if f.position and f.id != but]
+    return [f.position for f in state.combatants.values() if f.position and f.id != but]
 
 
-def _require_map(state: Duel) -> battlemap.BattleMap:
+def require_map(state: Duel) -> battlemap.BattleMap:
     if state.battlemap is None:
         raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
     return state.battlemap
@@ -254,7 +221,7 @@ def _require_map(state: Duel) -> battlemap.BattleMap:
 def _new_round(state: Duel, rng: RNG, now: float) -> list[Event]:
     """Everyone standing rolls d20 + Atak; higher goes first (ties: higher Atak, then name).
     By post the round ends `post_hours` from `now`."""
-    standing = [f for f in state.fighters.values() if not f.down]
+    standing = [f for f in state.combatants.values() if not f.down]
     rolls = {f: d.InitiativeRolled(f.id, rng.randint(1, 20), f.atak) for f in standing}
     order = sorted(standing, key=lambda f: (-rolls[f].total, -f.atak, f.name, f.id))
     deadline = now + state.settings.post_hours * d.HOUR if state.by_post else None
@@ -267,12 +234,12 @@ def _parry(defender: Fighter, prompt: str, rng: RNG) -> d.Parried:
 
 def _land(state: Duel, prompt: Prompt, rng: RNG, *, expired: bool = False) -> list[Event]:
     """The hit lands for d6 + the attacker's Premia; a side left standing alone wins."""
-    bonus = state.fighters[prompt.attacker].weapon_bonus
+    bonus = state.combatants[prompt.attacker].weapon_bonus
     struck = d.Struck(
         prompt.id, prompt.attacker, prompt.defender, rng.randint(1, 6), bonus, expired
     )
     sides = _standing_sides(evolve(state, struck))
-    return [struck] if len(sides) > 1 else [struck, d.FightEnded(next(iter(sides), None))]
+    return [struck] if len(sides) > 1 else [struck, d.CombatEnded(next(iter(sides), None))]
 
 
 # --- checks ------------------------------------------------------------------------------------
@@ -288,26 +255,18 @@ def _require_stage(state: Duel, *stages: str) -> None:
     raise RuleViolation("trwa", gettext_noop("Pojedynek już trwa."))
 
 
-def _require_turn(state: Duel, actor: str, *, standing: bool = True) -> Fighter:
-    """The acting fighter, if it is its turn (and, but to end it, it still stands)."""
+def _actor(state: Duel, actor: str, *, standing: bool = True, post: bool = True) -> Fighter:
+    """The acting fighter, if it may act now: live, in its turn (and, but to end it, still
+    standing); by post (where `post` allows it), standing and yet to act this round."""
     _require_stage(state, "fight")
-    me, current = _fighter(state, actor), state.current
-    if current != me.id:
-        name = state.fighters[current].name if current else "–"
+    me, current = vocabulary.combatant(state, actor), state.current
+    if current != me.id and not (post and state.by_post):
+        name = state.combatants[current].name if current else "–"
         msg = gettext_noop("Nie twoja tura: teraz działa %(name)s.")
         raise RuleViolation("nie_twoja_tura", msg, name=name, current=current or "")
-    if standing and me.down:
+    if me.down and (standing or state.by_post):
         raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
-    return me
-
-
-def _require_poster(state: Duel, actor: str) -> Fighter:
-    """By post: the fighter, if it still stands and has not acted this round."""
-    _require_stage(state, "fight")
-    me = _fighter(state, actor)
-    if me.down:
-        raise RuleViolation("pokonany", gettext_noop("%(name)s jest pokonany."), name=me.name)
-    if me.id not in state.to_act:
+    if state.by_post and me.id not in state.to_act:
         msg = gettext_noop("%(name)s już działał w tej rundzie.")
         raise RuleViolation("juz_dzialal", msg, name=me.name)
     return me
@@ -315,7 +274,7 @@ def _require_poster(state: Duel, actor: str) -> Fighter:
 
 def _require_no_prompt(state: Duel) -> None:
     if state.prompt is not None:
-        name = state.fighters[state.prompt.defender].name
+        name = state.combatants[state.prompt.defender].name
         msg = gettext_noop("Najpierw %(name)s musi odpowiedzieć na atak.")
         raise RuleViolation("czeka_na_odpowiedz", msg, name=name)
 
@@ -327,18 +286,8 @@ def open_prompt(state: Duel, prompt_id: str) -> Prompt:
     return state.prompt
 
 
-def _fighter(state: Duel, fighter_id: str) -> Fighter:
-    if fighter_id == GM or fighter_id not in state.fighters:
-        raise RuleViolation("postac", gettext_noop("Nie ma takiej postaci: %(id)s."), id=fighter_id)
-    return state.fighters[fighter_id]
-
-
-def _sides(state: Duel) -> set[str]:
-    return {f.side for f in state.fighters.values()}
-
-
 def _standing_sides(state: Duel) -> set[str]:
-    return {f.side for f in state.fighters.values() if not f.down}
+    return {f.side for f in state.combatants.values() if not f.down}
 
 
 def next_deadline(state: Duel) -> float | None:
@@ -362,15 +311,15 @@ def resume(state: Duel, *, paused_at: float, now: float, minimum: float) -> list
 
 def evolve(state: Duel, event: Event) -> Duel:
     match event:
-        case d.Joined(fighter=fighter):
-            return _with(state, fighter)
+        case d.Joined(combatant=c):
+            return replace(state, combatants={**state.combatants, c.id: c})
         case d.RoundStarted():
-            fighters = {cid: replace(f, initiative=None) for cid, f in state.fighters.items()}
+            combatants = {cid: replace(f, initiative=None) for cid, f in state.combatants.items()}
             return replace(state, stage="fight", round=event.round, order=event.order, turn=0,
-                           attacked=False, fighters=fighters, deadline=event.deadline, acted=(),
+                           attacked=False, combatants=combatants, deadline=event.deadline, acted=(),
                            moved=0)  # fmt: skip
         case d.InitiativeRolled():
-            return _change(state, event.fighter, initiative=event.total)
+            return vocabulary.edit(state, event.fighter, initiative=event.total)
         case d.Attacked(prompt=str(pid)) if event.deadline is not None:
             prompt = Prompt(pid, event.attacker, event.target, event.deadline)
             opened = state.prompts_opened + 1
@@ -380,47 +329,37 @@ def evolve(state: Duel, event: Event) -> Duel:
         case d.Parried():
             return replace(state, prompt=None) if event.success else state
         case d.Struck():
-            damage = state.fighters[event.target].damage + event.damage
-            return replace(_change(state, event.target, damage=damage), prompt=None)
+            damage = state.combatants[event.target].damage + event.damage
+            return replace(vocabulary.edit(state, event.target, damage=damage), prompt=None)
         case d.TurnEnded() if state.by_post:
             return _acted(state, event.actor)
         case d.TurnEnded():
             return replace(state, turn=_next_turn(state), attacked=False, moved=0)
-        case d.EditMap():
+        case d.MapEdited():
             m = battlemap.apply_edit(state.battlemap, event.edit, "square", 1)
             if m is not None:
                 return replace(state, battlemap=m)
-            gone = {cid: replace(f, position=None) for cid, f in state.fighters.items()}
-            return replace(state, battlemap=None, fighters=gone)
-        case d.PlaceCombatant():
-            return _change(state, event.target, position=event.to)
+            gone = {cid: replace(f, position=None) for cid, f in state.combatants.items()}
+            return replace(state, battlemap=None, combatants=gone)
+        case d.HiddenSet() | d.StatsRevealed() | d.CombatantPlaced():
+            return vocabulary.evolve(state, event)
         case d.Moved():
-            moved = _change(state, event.actor, position=event.path[-1])
+            moved = vocabulary.edit(state, event.actor, position=event.path[-1])
             spent = event.mode == d.RUN or state.attacked
             return replace(moved, moved=state.moved + event.cost, attacked=spent)
         case d.RoundExpired():
             return replace(state, acted=(*state.acted, *event.missed))
-        case d.FightEnded():
+        case d.CombatEnded():
             return replace(state, stage="ended", winner=event.winner, prompt=None)
-        case d.SetHidden():
-            return _change(state, event.target, hidden=event.hidden)
-        case d.RevealStats():
-            return _change(state, event.target, revealed=event.revealed)
         case d.SetLife():
-            return _change(
-                state, event.target, damage=state.fighters[event.target].zycie - event.life
+            return vocabulary.edit(
+                state, event.target, damage=state.combatants[event.target].zycie - event.life
             )
         case d.DeadlineMoved() if state.prompt and state.prompt.id == event.prompt:
             return replace(state, prompt=replace(state.prompt, deadline=event.deadline))
         case d.DeadlineMoved() if event.prompt == "" and state.deadline is not None:
             return replace(state, deadline=event.deadline)
     raise ValueError(f"unknown event: {event!r}")
-
-
-def replay(state: Duel, events: list[Event]) -> Duel:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def _acted(state: Duel, fighter: str) -> Duel:
@@ -433,12 +372,4 @@ def _acted(state: Duel, fighter: str) -> Duel:
 def _next_turn(state: Duel) -> int:
     """The index of the next fighter in order still standing; past the end when none is."""
     later = range(state.turn + 1, len(state.order))
-    return next((i for i in later if not state.fighters[state.order[i]].down), len(state.order))
-
-
-def _change(state: Duel, fighter_id: str, **changes: Any) -> Duel:
-    return _with(state, replace(state.fighters[fighter_id], **changes))
-
-
-def _with(state: Duel, fighter: Fighter) -> Duel:
-    return replace(state, fighters={**state.fighters, fighter.id: fighter})
+    return next((i for i in later if not state.combatants[state.order[i]].down), len(state.order))

@@ -2,20 +2,37 @@
 
 Frozen dataclasses, each command and event declared in one line by `command(...)` and
 `event(...)` (its type key and its fields in order: a type, or a (type, default) pair); the
-kernel's codec (`combat.rules.codec`) reads and writes them by their type hints. The GM's own
-edits (hide, reveal, set Życie, edit the map, place a token) are their own events.
+kernel's codec (`combat.rules.codec`) reads and writes them by their type hints. The GM's
+shared commands and events (join, hide, reveal, end, edit the map, place a token) are those of
+`combat.rules.vocabulary`; setting Życie is the duel's own, its command its event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, make_dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
-from combat.rules import settings_json
-from combat.rules.battlemap import BattleMap, Edit
+from combat.rules import settings_json, vocabulary
+from combat.rules.battlemap import BattleMap
+from combat.rules.vocabulary import (
+    CombatantPlaced,
+    CombatEnded,
+    Command,
+    EditMap,
+    EndCombat,
+    Event,
+    GMCommand,
+    HiddenSet,
+    JoinCombat,
+    MapEdited,
+    PlaceCombatant,
+    RevealStats,
+    SetHidden,
+    StatsRevealed,
+)
 
-GM = "gm"  # the actor of the GM's own commands
+GM = vocabulary.GM  # the actor of the GM's own commands
 PARRY, NO_REACTION = "parry", ""  # a prompt's options: parry, or take the hit
 TO_HIT = 11  # d20 + Atak against this
 ANSWER_S, POST_HOURS = (3, 120), (1, 336)  # the bounds a GM may set: seconds, hours
@@ -100,11 +117,11 @@ class Prompt:
 
 @record
 class Duel:
-    """The fight. Named unlike Eleora's state on purpose (`fighters`, `stage`): the table
-    reaches a state only through the ruleset."""
+    """The fight. Its `stage` is named unlike Eleora's `phase` on purpose: the table reaches a
+    state only through the ruleset (`combatants` is the shared vocabulary's convention)."""
 
     settings: Settings
-    fighters: Mapping[str, Fighter]
+    combatants: Mapping[str, Fighter]
     stage: Literal["setup", "fight", "ended"] = "setup"
     round: int = 0
     order: tuple[str, ...] = ()
@@ -131,23 +148,10 @@ class Duel:
 
     @property
     def to_act(self) -> tuple[str, ...]:
-        """By post: the fighters of the round's order still standing who have not acted."""
+        """By post: the combatants of the round's order still standing who have not acted."""
         if self.stage != "fight" or not self.by_post:
             return ()
-        return tuple(c for c in self.order if c not in self.acted and not self.fighters[c].down)
-
-
-class Command:
-    """Who acts (a fighter's id, or `GM` for the GM's own), and the caller's clock."""
-
-    type_key: ClassVar[str]
-    gm_only: ClassVar[bool]
-    actor: str
-    now: float
-
-
-class Event:
-    type_key: ClassVar[str]
+        return tuple(c for c in self.order if c not in self.acted and not self.combatants[c].down)
 
 
 def frozen(name: str, bases: tuple[type, ...] = (), kw_only: bool = False, /, **fields: Any) -> Any:
@@ -166,10 +170,9 @@ def frozen(name: str, bases: tuple[type, ...] = (), kw_only: bool = False, /, **
 
 
 def command(key: str, *, gm: bool = False, **fields: Any) -> Any:
-    """A command: `actor` (the GM's by default for a `gm` one) and `now`, then `fields`."""
-    actor = (str, GM) if gm else str
-    kind = frozen(_named(key), (Command,), True, actor=actor, now=(float, 0.0), **fields)
-    kind.type_key, kind.gm_only = key, gm
+    """A command: `actor` (the GM's for a `gm` one) and `now`, then `fields`."""
+    kind = frozen(_named(key), (GMCommand if gm else Command,), True, **fields)
+    kind.type_key = key
     return kind
 
 
@@ -190,25 +193,21 @@ def maybe(hint: Any) -> tuple[Any, None]:
 
 # --- commands --------------------------------------------------------------------------------
 
-JoinCombat = command("join_combat", gm=True, combatant=Mapping[str, Any])
 StartRound = command("start_round", gm=True)  # the server rolls everyone's initiative
 Attack = command("attack", target=str)
 Answer = command("answer", prompt=str, option=(str, NO_REACTION))
 EndTurn = command("end_turn")
-EndFight = command("end_fight", gm=True, winner=maybe(str))
+EndFight = frozen("EndFight", (EndCombat,), True)  # the shared command, by the duel's key
+EndFight.type_key = "end_fight"
 ResolveExpired = command("expire", gm=True)  # the server: whatever waited past its deadline
-SetHidden = command("set_hidden", gm=True, target=str, hidden=bool)
-RevealStats = command("reveal_stats", gm=True, target=str, revealed=bool)
 SetLife = command("set_life", gm=True, target=str, life=int)
-EditMap = command("edit_map", gm=True, edit=Edit)
-PlaceCombatant = command("place_combatant", gm=True, target=str, to=maybe(Field))
 Move = command("move", path=tuple[Field, ...], mode=(Literal["walk", "run"], WALK))
 
 # --- events: what the rules decided (and the GM's edits above, as they were sent) ---------------
 
 TOTAL = property(lambda e: e.face + e.bonus)  # a d20 + Atak, the d6 + Premia of a hit
 HELD = property(lambda e: e.face <= e.threshold)  # a parry: d100 at or under 10 × Obrona
-Joined = event("joined", fighter=Fighter)
+Joined = frozen("Joined", (vocabulary.Joined,), combatant=Fighter)
 RoundStarted = event("round_started", round=int, order=tuple[str, ...], deadline=maybe(float))
 InitiativeRolled = event("initiative_rolled", fighter=str, face=int, bonus=int, total=TOTAL)
 Attacked = event(  # a hit opens the defender's `prompt`
@@ -233,13 +232,13 @@ Struck = event(  # the hit lands for face + bonus (`expired`: nobody answered in
     damage=TOTAL,
 )
 TurnEnded = event("turn_ended", actor=str)
-FightEnded = event("fight_ended", winner=maybe(str))
+FightEnded = CombatEnded  # the shared event
 RoundExpired = event("round_expired", missed=tuple[str, ...])  # by post: who loses the turn
 DeadlineMoved = event("deadline_moved", prompt=str, deadline=float)  # prompt "": the round's
 Moved = event("moved", actor=str, path=tuple[Field, ...], cost=int, mode=(str, WALK))
 
 COMMANDS = (JoinCombat, StartRound, Attack, Answer, EndTurn, EndFight, ResolveExpired)
-EDITS = (SetHidden, RevealStats, SetLife, EditMap, PlaceCombatant)
-COMMANDS += (*EDITS, Move)
+COMMANDS += (SetHidden, RevealStats, SetLife, EditMap, PlaceCombatant, Move)
 EVENTS = (Joined, RoundStarted, InitiativeRolled, Attacked, Parried, Struck, TurnEnded)
-EVENTS += (FightEnded, RoundExpired, DeadlineMoved, Moved, *EDITS)
+EVENTS += (CombatEnded, RoundExpired, DeadlineMoved, Moved, SetLife, HiddenSet, StatsRevealed)
+EVENTS += (MapEdited, CombatantPlaced)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from combat.rules import battlemap
+from combat.rules import battlemap, vocabulary
 from combat.rules.base import (
     Counter,
     HealthView,
@@ -41,7 +41,7 @@ ANSWERS = {"parry": d.PARRY, "none": d.NO_REACTION}
 
 
 def table_view(state: Duel) -> TableView:
-    ids = [*state.order, *(cid for cid in state.fighters if cid not in state.order)]
+    ids = [*state.order, *(cid for cid in state.combatants if cid not in state.order)]
     post = state.by_post and state.stage == "fight"  # all still to act do so at once
     deadline, hours = state.deadline if post else None, state.settings.reminder_hours
     return TableView(
@@ -49,7 +49,7 @@ def table_view(state: Duel) -> TableView:
         round=state.round,
         label=ROUND.get(state.stage, gettext_noop("Runda %(n)d")),
         label_params={"n": state.round},
-        seats={cid: _seat(state, state.fighters[cid]) for cid in ids},
+        seats={cid: _seat(state, state.combatants[cid]) for cid in ids},
         order=tuple(ids),
         current=state.current,
         winner=state.winner,
@@ -109,13 +109,13 @@ PromptPanel = frozen("PromptPanel", threshold=int)
 def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> Any:
     """Before the fight: nothing to do. In it: whether `actor_id` may attack (whom) or end its
     turn, and why not."""
-    me = state.fighters[actor_id]
+    me = state.combatants[actor_id]
     if state.stage != "fight":
         return TurnPanel(STAGES[state.stage], Ref(me.id, me.name))
     mine = state.current == actor_id or actor_id in state.to_act
-    foes = [f for f in state.fighters.values() if f.id in visible and f.side != me.side]
+    foes = [f for f in state.combatants.values() if f.id in visible and f.side != me.side]
     targets = tuple(Ref(f.id, f.name) for f in foes if not f.down)
-    waiting = state.fighters[state.prompt.defender].name if state.prompt else None
+    waiting = state.combatants[state.prompt.defender].name if state.prompt else None
     attacked = state.attacked and not state.by_post
     reasons = (("not_turn", not mine), ("waiting", waiting), ("attacked", attacked))
     why = next((key for key, given in (*reasons, ("no_targets", not targets)) if given), "")
@@ -125,20 +125,20 @@ def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> Any:
 
 
 def seat_panel(state: Duel, seat_id: str, visible: frozenset[str]) -> Any:
-    f = state.fighters[seat_id]
+    f = state.combatants[seat_id]
     return SeatPanel(f.atak, f.obrona, f.parry_threshold, hit_chance(f.atak), f.weapon_bonus)
 
 
 def gm_panel(state: Duel) -> Any:
     """Start the fight (once two sides stand), end it with a winner."""
-    standing = {f.side for f in state.fighters.values() if not f.down}
-    sides = tuple(sorted({f.side for f in state.fighters.values()}))
+    standing = {f.side for f in state.combatants.values() if not f.down}
+    sides = tuple(sorted({f.side for f in state.combatants.values()}))
     start = state.stage == "setup" and len(standing) >= 2
     return GMPanel(STAGES[state.stage], start, state.stage != "ended", sides)
 
 
 def gm_seat_panel(state: Duel, seat_id: str) -> Any:
-    f = state.fighters[seat_id]
+    f = state.combatants[seat_id]
     return GMSeatPanel(f.id, f.life, f.zycie, state.current == f.id)
 
 
@@ -146,7 +146,7 @@ def prompt_panel(state: Duel, prompt_id: str) -> Any:
     prompt = state.prompt
     if prompt is None or prompt.id != prompt_id:
         return None
-    return PromptPanel(state.fighters[prompt.defender].parry_threshold)
+    return PromptPanel(state.combatants[prompt.defender].parry_threshold)
 
 
 # --- prompts -----------------------------------------------------------------------------------
@@ -155,7 +155,7 @@ def prompt_panel(state: Duel, prompt_id: str) -> Any:
 def open_prompts(state: Duel) -> list[PromptView]:
     if (prompt := state.prompt) is None:
         return []
-    attacker, defender = state.fighters[prompt.attacker], state.fighters[prompt.defender]
+    attacker, defender = state.combatants[prompt.attacker], state.combatants[prompt.defender]
     params = {"attacker": attacker.name, "target": defender.name}
     msgid = gettext_noop("Trafienie: %(attacker)s → %(target)s")
     parry = gettext_noop("Parowanie (k100 ≤ %(threshold)d)")
@@ -202,23 +202,14 @@ STRUCK = {  # (falls, expired)
     (False, True): gettext_noop("Czas minął: %(name)s obrywa za %(damage)d."),
     (True, True): gettext_noop("Czas minął: %(name)s obrywa za %(damage)d i pada."),
 }
-HIDDEN = {
-    True: gettext_noop("Ukryty przed graczami: %(name)s."),
-    False: gettext_noop("Widoczny dla graczy: %(name)s."),
-}
-REVEALED = {
-    True: gettext_noop("Liczby odkryte: %(name)s."),
-    False: gettext_noop("Liczby ukryte: %(name)s."),
-}
 
 
 def describe(state: Duel, event: Event) -> LogLine | None:
     """The log line of an event, told against the state before it."""
-    names = {cid: f.name for cid, f in state.fighters.items()}
+    names = {cid: f.name for cid, f in state.combatants.items()}
     match event:
-        case d.Joined(fighter=f):
-            text = gettext_noop("Do pojedynku dołącza: %(name)s.")
-            return _line(text, "join", [f.id], name=f.name)
+        case d.Joined() | d.HiddenSet() | d.StatsRevealed() | d.CombatEnded():
+            return vocabulary.describe(state, event)
         case d.RoundStarted():
             return _line(gettext_noop("Runda %(n)d: nowa inicjatywa."), "turn", [], n=event.round)
         case d.InitiativeRolled(fighter=who, face=face, bonus=bonus, total=total):
@@ -238,7 +229,7 @@ def describe(state: Duel, event: Event) -> LogLine | None:
             values = {"name": names[who], "face": face, "threshold": threshold}
             return _line(HELD if event.success else FAILED, "roll", [who], (roll,), **values)
         case d.Struck(target=who, face=face, bonus=bonus, damage=damage):
-            text = STRUCK[damage >= state.fighters[who].life, event.expired]
+            text = STRUCK[damage >= state.combatants[who].life, event.expired]
             mods = (("Premia broni", bonus),) if bonus else ()
             roll = _roll(gettext_noop("Obrażenia"), face, 6, damage, mods)
             actors = [who, event.attacker]
@@ -248,23 +239,14 @@ def describe(state: Duel, event: Event) -> LogLine | None:
         case d.RoundExpired(missed=missed):
             text = gettext_noop("Termin rundy minął; bez akcji: %(names)s.")
             return _line(text, "turn", missed, names=", ".join(names[c] for c in missed) or "–")
-        case d.FightEnded(winner=None):
-            return _line(gettext_noop("Pojedynek zakończony."), "turn", [])
-        case d.FightEnded(winner=side):
-            text = gettext_noop("Pojedynek zakończony: wygrywa strona %(side)s.")
-            return _line(text, "turn", [], side=side)
-        case d.SetHidden(target=who, hidden=hidden):
-            return _line(HIDDEN[hidden], "gm", [who], secret=True, name=names[who])
-        case d.RevealStats(target=who, revealed=revealed):
-            return _line(REVEALED[revealed], "gm", [who], secret=True, name=names[who])
         case d.SetLife(target=who, life=life):
             text = gettext_noop("Mistrz Gry ustawia Życie: %(name)s → %(life)d.")
             return _line(text, "gm", [who], secret=True, name=names[who], life=life)
-        case d.EditMap():
+        case d.MapEdited():
             return _line(gettext_noop("Mistrz Gry zmienia mapę."), "gm", [])
-        case d.PlaceCombatant(target=who, to=None):
+        case d.CombatantPlaced(combatant=who, to=None):
             return _line(gettext_noop("%(name)s schodzi z mapy."), "gm", [who], name=names[who])
-        case d.PlaceCombatant(target=who, to=to):
+        case d.CombatantPlaced(combatant=who, to=to):
             text = gettext_noop("%(name)s staje na polu %(field)s.")
             return _line(text, "gm", [who], name=names[who], field=label(to))
         case d.Moved(actor=who, path=path, cost=cost):
@@ -291,14 +273,12 @@ def route(
     """The move of `actor` to `to`: the cheapest path around walls, obstacles and enemies
     (but those of the `unseen` seats, whom the asker does not know of), allowed exactly when
     the rules would take its command."""
-    m, me = state.battlemap, state.fighters.get(actor)
-    if m is None:
-        raise RuleViolation("brak_mapy", gettext_noop("To starcie nie ma mapy."))
+    m, me = engine.require_map(state), state.combatants.get(actor)
     if me is None or me.position is None:
         raise RuleViolation("bez_pionka", gettext_noop("Ta postać nie stoi na mapie."))
     if (mode := mode or d.WALK) not in d.MOVE_FIELDS:
         raise RuleViolation("tryb", gettext_noop("Nieznany sposób ruchu."))
-    seen = [f for f in state.fighters.values() if f.position and f.id not in {actor, *unseen}]
+    seen = [f for f in state.combatants.values() if f.position and f.id not in {actor, *unseen}]
     enemies = [f.position for f in seen if f.side != me.side and not f.down]
     found = battlemap.route(m, me.position, to, closed=enemies, no_stop=[f.position for f in seen])
     base: dict[str, Any] = {"actor": actor, "modes": MODES, "mode": mode}

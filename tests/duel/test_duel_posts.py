@@ -84,7 +84,7 @@ def test_an_attack_by_post_is_parried_by_the_defender_itself() -> None:
     # Ala hits (15 + 5); the wolf's parry (d100 90 > 50) fails; the d6 lands 4.
     state, events = step(started(), Attack(actor="ala", target="wilk", now=NOW + 10), 15, 90, 4)
     assert [type(e) for e in events] == [Attacked, Parried, Struck]
-    assert state.fighters["wilk"].damage == 4
+    assert state.combatants["wilk"].damage == 4
     assert RULESET.table_view(state).waiting == ("wilk",)
     with pytest.raises(RuleViolation) as twice:
         RULESET.decide(state, Attack(actor="ala", target="wilk", now=NOW + 20), Dice(10))
@@ -94,7 +94,7 @@ def test_an_attack_by_post_is_parried_by_the_defender_itself() -> None:
 def test_a_parried_attack_by_post_does_no_damage() -> None:
     state, events = step(started(), Attack(actor="ala", target="wilk", now=NOW), 15, 10)
     assert [type(e) for e in events] == [Attacked, Parried]
-    assert state.fighters["wilk"].damage == 0
+    assert state.combatants["wilk"].damage == 0
 
 
 def test_when_everyone_has_acted_the_next_round_opens_with_a_new_deadline() -> None:
@@ -133,7 +133,7 @@ def test_an_undo_gives_the_round_the_time_it_had_left() -> None:
 
 def test_the_turn_panel_offers_each_fighter_its_own_post() -> None:
     state, _ = step(started(), EndTurn(actor="ala", now=NOW))
-    visible = frozenset(state.fighters)
+    visible = frozenset(state.combatants)
     ala = RULESET.turn_panel(state, "ala", visible)
     assert ala is not None and ala.my_turn is False
     wolf = RULESET.turn_panel(state, "wilk", visible)

@@ -110,7 +110,7 @@ def test_the_server_rolls_everyones_initiative_on_start_round() -> None:
         ("wilk", 17, 5, 22),
     ]
     assert state.stage == "fight" and state.order == ("wilk", "ala") and state.current == "wilk"
-    assert state.fighters["wilk"].initiative == 22
+    assert state.combatants["wilk"].initiative == 22
 
 
 def test_initiative_is_rolled_again_when_the_last_in_order_ends_its_turn() -> None:
@@ -125,7 +125,7 @@ def test_initiative_is_rolled_again_when_the_last_in_order_ends_its_turn() -> No
         InitiativeRolled,
     ]
     assert state.round == 2 and state.order == ("wilk", "ala") and state.current == "wilk"
-    assert state.fighters["ala"].initiative == 7
+    assert state.combatants["ala"].initiative == 7
 
 
 def test_initiative_ties_go_to_the_higher_atak_then_the_name() -> None:
@@ -139,7 +139,7 @@ def test_initiative_ties_go_to_the_higher_atak_then_the_name() -> None:
 def test_a_fighter_who_joins_mid_fight_gets_a_place_next_round() -> None:
     state = started()
     state, _ = step(state, JoinCombat(combatant=combatant("zenek", "wrogowie")))
-    assert state.order == ("ala", "wilk") and state.fighters["zenek"].initiative is None
+    assert state.order == ("ala", "wilk") and state.combatants["zenek"].initiative is None
     view = RULESET.table_view(state)
     assert view.order == ("ala", "wilk", "zenek")  # without a place: last
     state, _ = step(state, EndTurn(actor="ala"))
@@ -183,7 +183,7 @@ def test_a_parry_cancels_the_hit_on_d100_at_or_under_ten_times_obrona(
     state, events = step(state, answer, *dice)
     assert events[0] == Parried("p1", "wilk", face, 40)
     assert state.prompt is None
-    assert state.fighters["wilk"].damage == (0 if parried else 4)
+    assert state.combatants["wilk"].damage == (0 if parried else 4)
 
 
 def test_no_reaction_lets_the_hit_land_for_d6_and_the_best_weapons_premia() -> None:
@@ -191,7 +191,7 @@ def test_no_reaction_lets_the_hit_land_for_d6_and_the_best_weapons_premia() -> N
     state, _ = step(state, Attack(actor="ala", target="wilk", now=NOW), 15)
     state, events = step(state, RULESET.prompt_command(state, "p1", NO_REACTION, NOW), 3)
     assert events == [Struck("p1", "ala", "wilk", 3, 2)]
-    assert state.fighters["wilk"].life == 15 and state.prompt is None
+    assert state.combatants["wilk"].life == 15 and state.prompt is None
 
 
 def test_an_expired_prompt_lands_as_no_reaction() -> None:
@@ -221,7 +221,7 @@ def test_the_turn_cannot_end_while_the_defender_decides() -> None:
     with pytest.raises(RuleViolation) as waiting:
         step(state, EndTurn(actor="ala"))
     assert waiting.value.message == "Najpierw Wilk musi odpowiedzieć na atak."
-    assert panel_of(RULESET.turn_panel(state, "ala", frozenset(state.fighters))).why == "waiting"
+    assert panel_of(RULESET.turn_panel(state, "ala", frozenset(state.combatants))).why == "waiting"
 
 
 def test_the_last_side_standing_wins() -> None:
@@ -416,8 +416,8 @@ def _next_command(state: Duel, rng: random.Random, clock: float) -> Any:
             return RULESET.expire_command(state.prompt.deadline)
         policy = rng.choice(["parry", "none"])
         return RULESET.auto_answer(state, state.prompt.id, policy, clock)
-    me = state.fighters[state.current or ""]
-    targets = [f.id for f in state.fighters.values() if f.side != me.side and not f.down]
+    me = state.combatants[state.current or ""]
+    targets = [f.id for f in state.combatants.values() if f.side != me.side and not f.down]
     if not state.attacked and targets and not me.down:
         return Attack(actor=me.id, target=rng.choice(targets), now=clock)
     return EndTurn(actor=me.id, now=clock)
@@ -570,7 +570,7 @@ def test_the_table_view_has_the_round_the_order_and_each_seat() -> None:
 
 def test_the_panels_fill_the_partials() -> None:
     state = started()
-    everyone = frozenset(state.fighters)
+    everyone = frozenset(state.combatants)
     panel = panel_of(RULESET.turn_panel(state, "ala", everyone))
     assert panel.can_attack and panel.targets == (Ref(id="wilk", name="Wilk"),)
     assert panel_of(RULESET.turn_panel(state, "ala", frozenset({"ala"}))).why == "no_targets"
@@ -652,7 +652,7 @@ def test_the_join_command_brings_one_fighter_in_any_phase() -> None:
     assert RULESET.command_to_dict(command)["type"] == "join_combat"
     for state in (duel(), started()):
         after, _ = step(state, command)
-        assert "zenek" in after.fighters
+        assert "zenek" in after.combatants
 
 
 def test_the_rules_are_pure() -> None:

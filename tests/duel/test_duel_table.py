@@ -28,8 +28,8 @@ from combat.routing import websocket_urlpatterns
 from combat.rules.registry import get_ruleset
 from scripts.bench.page import Page
 from tests.characters.helpers import client_for
+from tests.combat.table.duel_table import HERO, DuelTable, duel_sheet, make_duel_table, seat_ids
 from tests.duel import RULESET
-from tests.duel.helpers import HERO, DuelTable, duel_sheet, make_duel_table, seat_ids
 from tests.duel.model import NO_REACTION, PARRY
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -143,7 +143,7 @@ async def play_turn(table: DuelTable, gm: Seat, player: Seat) -> None:
     (prompt,) = RULESET.open_prompts(state)
     assert prompt.actor == target
     assert f'id="prompt-{prompt.id}"' in defender.region("table-prompts")
-    threshold = state.fighters[target].parry_threshold
+    threshold = state.combatants[target].parry_threshold
     assert f"k100 ≤ {threshold}" in defender.region("table-prompts")
     answer = RULESET.prompt_command(state, prompt.id, PARRY if target == npc else NO_REACTION)
     await defender.command(**RULESET.command_to_dict(answer))
@@ -167,10 +167,10 @@ async def test_a_gm_and_a_player_play_two_rounds_of_a_duel() -> None:
 
     state = await state_of(table)
     assert state.round == 2 and state.stage == "fight"
-    assert state.fighters[npc].damage == 0  # Obrona 10: every parry holds
+    assert state.combatants[npc].damage == 0  # Obrona 10: every parry holds
     hits = await database_sync_to_async(_struck)(table, hero)
     assert len(hits) == 1  # the NPC's one hit: its d6 (and Premia) off the hero's Życie
-    assert state.fighters[hero].damage == hits[0]["face"] + hits[0].get("bonus", 0)
+    assert state.combatants[hero].damage == hits[0]["face"] + hits[0].get("bonus", 0)
     log = player.region("table-log")
     assert log.count(": inicjatywa k20") == 4  # both fighters, in each round
     assert "Runda 2" in player.region("table-status")
@@ -231,7 +231,7 @@ async def test_an_unanswered_prompt_lands_when_its_time_runs_out() -> None:
     assert resolved is not None
     await settle(table, gm, player)
     state = await state_of(table)
-    assert state.prompt is None and state.fighters[target].damage >= 1
+    assert state.prompt is None and state.combatants[target].damage >= 1
     assert "Czas minął" in player.region("table-log")
     for s in (gm, player):
         await s.ws.disconnect()

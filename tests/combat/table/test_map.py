@@ -23,9 +23,9 @@ from combat.access import Viewer
 from combat.rules.battlemap import Paint, Resize
 from scripts.bench.page import Page, normal
 from tests.characters.helpers import client_for, make_campaign
+from tests.combat.table.duel_table import DuelTable, make_duel_table, seat_ids
 from tests.combat.table.test_pushes import Socket as _Socket
 from tests.duel import RULESET
-from tests.duel.helpers import DuelTable, make_duel_table, seat_ids
 from tests.duel.test_duel_table import Seat, head, open_seat, settle, state_of
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -216,7 +216,7 @@ async def test_a_confirmed_route_moves_the_token_and_the_terrain_is_not_sent_aga
     pushed_before = len(player.pushed)
     await player.command(**command)
     await settle(table, gm, player)
-    assert (await state_of(table)).fighters[hero].position == (0, 4)
+    assert (await state_of(table)).combatants[hero].position == (0, 4)
     frames = "".join(player.pushed[pushed_before:])
     assert 'data-field="0,4"' in frames
     assert '<svg id="map-terrain"' not in frames  # a move pushes the tokens, not the terrain
@@ -253,7 +253,7 @@ async def test_a_hidden_seat_never_reaches_a_player_socket() -> None:
     await gm.send("place", seat=npc, to=[7, 7])
     await gm.send("place", seat=hero, to=[1, 1])
     await settle(table, gm, player)
-    assert (await state_of(table)).fighters[npc].position == (7, 7)
+    assert (await state_of(table)).combatants[npc].position == (7, 7)
     assert player.pushed and all(npc not in html for html in player.pushed)
     assert f'data-seat="{npc}"' in gm.region("table-map-tokens")
     await gm.ws.disconnect()

@@ -30,7 +30,7 @@ from combat.models import Encounter
 from combat.rules.base import HealthView, SeatView, TableView
 from combat.services import Viewer
 from tests.characters.helpers import forget_mails, make_member, make_user, sent_mails
-from tests.duel.helpers import duel_sheet, make_duel_campaign
+from tests.combat.table.duel_table import duel_sheet, make_duel_campaign
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

@@ -357,7 +357,7 @@ def test_a_whole_magus_fight_verifies_from_its_revealed_seed() -> None:
 
 
 def test_a_whole_duel_verifies_from_its_revealed_seed() -> None:
-    from tests.duel.helpers import make_duel_table, seat_ids
+    from tests.combat.table.duel_table import make_duel_table, seat_ids
 
     d = make_duel_table()
     gm = services.Viewer(user_id=d.gm.pk, is_gm=True)

@@ -1,4 +1,5 @@
-"""A duel table to play on: a GM, a player with a hero, an NPC, and an encounter.
+"""A table of Pojedynek (the ruleset in tests/duel) to play on: a GM, a player with a hero, an
+NPC, and an encounter.
 
 Both fighters have Atak 10, so every attack hits (d20 + 10 ≥ 11) and opens a prompt; the NPC's
 Obrona 10 parries on any d100, and Życie 30 outlasts a few rounds of d6.

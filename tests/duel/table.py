@@ -208,8 +208,14 @@ def describe(state: Duel, event: Event) -> LogLine | None:
     """The log line of an event, told against the state before it."""
     names = {cid: f.name for cid, f in state.combatants.items()}
     match event:
-        case d.Joined() | d.HiddenSet() | d.StatsRevealed() | d.CombatEnded():
-            return vocabulary.describe(state, event)
+        case d.Joined():
+            return vocabulary.joined(state, event)
+        case d.HiddenSet():
+            return vocabulary.hidden_set(state, event)
+        case d.StatsRevealed():
+            return vocabulary.stats_revealed(state, event)
+        case d.CombatEnded():
+            return vocabulary.combat_ended(state, event)
         case d.RoundStarted():
             return _line(gettext_noop("Runda %(n)d: nowa inicjatywa."), "turn", [], n=event.round)
         case d.InitiativeRolled(fighter=who, face=face, bonus=bonus, total=total):

@@ -28,5 +28,5 @@ def test_a_placeholder_the_gm_shows_takes_the_next_number_and_its_line_says_so()
     (event,) = vocabulary.set_hidden(table, SetHidden(target="w2", hidden=False))
     assert event == HiddenSet("w2", False, name="Wilk 2") and event.stopped is None
     assert vocabulary.evolve(table, event).combatants["w2"] == Seat("w2", "Wilk 2")
-    line = vocabulary.describe(table, event)
+    line = vocabulary.hidden_set(table, event)
     assert fill(line.text, line.params) == "Widoczny dla graczy: Wilk ?KX, teraz Wilk 2."

@@ -1,17 +1,16 @@
 """Pojedynek's records: the table settings, a fighter, the fight's state, commands and events.
 
-Frozen dataclasses, each command and event declared in one line by `command(...)` and
-`event(...)` (its type key and its fields in order: a type, or a (type, default) pair); the
-kernel's codec (`combat.rules.codec`) reads and writes them by their type hints. The GM's
-shared commands and events (join, hide, reveal, end, edit the map, place a token) are those of
+Frozen dataclasses, each command and event with a `type_key`; the kernel's codec
+(`combat.rules.codec`) reads and writes them by their type hints. The GM's shared commands and
+events (join, hide, reveal, end, edit the map, place a token) are those of
 `combat.rules.vocabulary`; setting Życie is the duel's own, its command its event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, make_dataclass
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Literal
 
 from combat.rules import settings_json, vocabulary
 from combat.rules.battlemap import BattleMap
@@ -37,13 +36,14 @@ PARRY, NO_REACTION = "parry", ""  # a prompt's options: parry, or take the hit
 TO_HIT = 11  # d20 + Atak against this
 ANSWER_S, POST_HOURS = (3, 120), (1, 336)  # the bounds a GM may set: seconds, hours
 HOUR = 3600.0
-WALK, RUN = "walk", "run"  # a walk keeps the attack, a run spends it
+WALK: Final = "walk"  # a walk keeps the attack
+RUN: Final = "run"  # a run spends it
+Mode = Literal["walk", "run"]
 MOVE_FIELDS = {WALK: 6, RUN: 12}  # fields of movement a turn's move may use
-record = dataclass(frozen=True)
 Field = tuple[int, int]
 
 
-@record
+@dataclass(frozen=True)
 class Settings:
     """The seconds a defender has to answer; the pace, "live" (one fighter after another) or
     "post" (every fighter acts once, in any order, before a deadline `post_hours` away, and the
@@ -76,7 +76,7 @@ def _same_type(name: str, raw: Any, default: Any) -> Any:
     return raw
 
 
-@record
+@dataclass(frozen=True)
 class Fighter:
     id: str
     name: str
@@ -105,7 +105,7 @@ class Fighter:
         return 10 * self.obrona  # a parry holds on d100 at or under it
 
 
-@record
+@dataclass(frozen=True)
 class Prompt:
     """The defender's question after a hit: parry or take it, before `deadline`."""
 
@@ -115,7 +115,7 @@ class Prompt:
     deadline: float
 
 
-@record
+@dataclass(frozen=True)
 class Duel:
     """The fight. Its `stage` is named unlike Eleora's `phase` on purpose: the table reaches a
     state only through the ruleset (`combatants` is the shared vocabulary's convention)."""
@@ -154,91 +154,162 @@ class Duel:
         return tuple(c for c in self.order if c not in self.acted and not self.combatants[c].down)
 
 
-def frozen(name: str, bases: tuple[type, ...] = (), kw_only: bool = False, /, **fields: Any) -> Any:
-    """A frozen dataclass declared in one line: each field a type or a (type, default) pair; a
-    `property` is a value computed from the fields."""
-    spec = [
-        (key, hint[0], field(default=hint[1])) if isinstance(hint, tuple) else (key, hint)
-        for key, hint in fields.items()
-        if not isinstance(hint, property)
-    ]
-    computed = {key: p for key, p in fields.items() if isinstance(p, property)}
-    namespace = {"__module__": __name__, **computed}
-    return make_dataclass(
-        name, spec, bases=bases, namespace=namespace, frozen=True, kw_only=kw_only
-    )
-
-
-def command(key: str, *, gm: bool = False, **fields: Any) -> Any:
-    """A command: `actor` (the GM's for a `gm` one) and `now`, then `fields`."""
-    kind = frozen(_named(key), (GMCommand if gm else Command,), True, **fields)
-    kind.type_key = key
-    return kind
-
-
-def event(key: str, **fields: Any) -> Any:
-    kind = frozen(_named(key), (Event,), **fields)
-    kind.type_key = key
-    return kind
-
-
-def _named(key: str) -> str:
-    return "".join(part.title() for part in key.split("_"))
-
-
-def maybe(hint: Any) -> tuple[Any, None]:
-    """An optional field, None unless given."""
-    return (hint | None, None)
-
-
 # --- commands --------------------------------------------------------------------------------
 
-StartRound = command("start_round", gm=True)  # the server rolls everyone's initiative
-Attack = command("attack", target=str)
-Answer = command("answer", prompt=str, option=(str, NO_REACTION))
-EndTurn = command("end_turn")
-EndFight = frozen("EndFight", (EndCombat,), True)  # the shared command, by the duel's key
-EndFight.type_key = "end_fight"
-ResolveExpired = command("expire", gm=True)  # the server: whatever waited past its deadline
-SetLife = command("set_life", gm=True, target=str, life=int)
-Move = command("move", path=tuple[Field, ...], mode=(Literal["walk", "run"], WALK))
+
+@dataclass(frozen=True, kw_only=True)
+class StartRound(GMCommand):
+    type_key: ClassVar[str] = "start_round"  # the server rolls everyone's initiative
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attack(Command):
+    type_key: ClassVar[str] = "attack"
+    target: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer(Command):
+    type_key: ClassVar[str] = "answer"
+    prompt: str
+    option: str = NO_REACTION
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndTurn(Command):
+    type_key: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndFight(EndCombat):
+    type_key: ClassVar[str] = "end_fight"  # the shared command, by the duel's key
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResolveExpired(GMCommand):
+    type_key: ClassVar[str] = "expire"  # the server: whatever waited past its deadline
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetLife(GMCommand, Event):
+    type_key: ClassVar[str] = "set_life"  # the GM's command is its own event
+    target: str
+    life: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Command):
+    type_key: ClassVar[str] = "move"
+    path: tuple[Field, ...]
+    mode: Mode = WALK
+
 
 # --- events: what the rules decided (and the GM's edits above, as they were sent) ---------------
 
-TOTAL = property(lambda e: e.face + e.bonus)  # a d20 + Atak, the d6 + Premia of a hit
-HELD = property(lambda e: e.face <= e.threshold)  # a parry: d100 at or under 10 × Obrona
-Joined = frozen("Joined", (vocabulary.Joined,), combatant=Fighter)
-RoundStarted = event("round_started", round=int, order=tuple[str, ...], deadline=maybe(float))
-InitiativeRolled = event("initiative_rolled", fighter=str, face=int, bonus=int, total=TOTAL)
-Attacked = event(  # a hit opens the defender's `prompt`
-    "attacked",
-    attacker=str,
-    target=str,
-    face=int,
-    bonus=int,
-    prompt=maybe(str),
-    deadline=maybe(float),
-    hit=property(lambda e: e.face + e.bonus >= TO_HIT),
-)
-Parried = event("parried", prompt=str, defender=str, face=int, threshold=int, success=HELD)
-Struck = event(  # the hit lands for face + bonus (`expired`: nobody answered in time)
-    "struck",
-    prompt=str,
-    attacker=str,
-    target=str,
-    face=int,
-    bonus=(int, 0),
-    expired=(bool, False),
-    damage=TOTAL,
-)
-TurnEnded = event("turn_ended", actor=str)
-FightEnded = CombatEnded  # the shared event
-RoundExpired = event("round_expired", missed=tuple[str, ...])  # by post: who loses the turn
-DeadlineMoved = event("deadline_moved", prompt=str, deadline=float)  # prompt "": the round's
-Moved = event("moved", actor=str, path=tuple[Field, ...], cost=int, mode=(str, WALK))
 
-COMMANDS = (JoinCombat, StartRound, Attack, Answer, EndTurn, EndFight, ResolveExpired)
-COMMANDS += (SetHidden, RevealStats, SetLife, EditMap, PlaceCombatant, Move)
-EVENTS = (Joined, RoundStarted, InitiativeRolled, Attacked, Parried, Struck, TurnEnded)
-EVENTS += (CombatEnded, RoundExpired, DeadlineMoved, Moved, SetLife, HiddenSet, StatsRevealed)
-EVENTS += (MapEdited, CombatantPlaced)
+@dataclass(frozen=True)
+class Joined(vocabulary.Joined):
+    combatant: Fighter
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    type_key: ClassVar[str] = "round_started"
+    round: int
+    order: tuple[str, ...]
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class InitiativeRolled(Event):
+    type_key: ClassVar[str] = "initiative_rolled"
+    fighter: str
+    face: int
+    bonus: int
+
+    @property
+    def total(self) -> int:  # d20 + Atak
+        return self.face + self.bonus
+
+
+@dataclass(frozen=True)
+class Attacked(Event):
+    """A hit opens the defender's `prompt`."""
+
+    type_key: ClassVar[str] = "attacked"
+    attacker: str
+    target: str
+    face: int
+    bonus: int
+    prompt: str | None = None
+    deadline: float | None = None
+
+    @property
+    def hit(self) -> bool:
+        return self.face + self.bonus >= TO_HIT
+
+
+@dataclass(frozen=True)
+class Parried(Event):
+    type_key: ClassVar[str] = "parried"
+    prompt: str
+    defender: str
+    face: int
+    threshold: int
+
+    @property
+    def success(self) -> bool:  # d100 at or under 10 × Obrona
+        return self.face <= self.threshold
+
+
+@dataclass(frozen=True)
+class Struck(Event):
+    """The hit lands for face + bonus (`expired`: nobody answered in time)."""
+
+    type_key: ClassVar[str] = "struck"
+    prompt: str
+    attacker: str
+    target: str
+    face: int
+    bonus: int = 0
+    expired: bool = False
+
+    @property
+    def damage(self) -> int:  # the d6 + Premia
+        return self.face + self.bonus
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    type_key: ClassVar[str] = "turn_ended"
+    actor: str
+
+
+@dataclass(frozen=True)
+class RoundExpired(Event):
+    type_key: ClassVar[str] = "round_expired"
+    missed: tuple[str, ...]  # by post: who loses the turn
+
+
+@dataclass(frozen=True)
+class DeadlineMoved(Event):
+    type_key: ClassVar[str] = "deadline_moved"
+    prompt: str  # "": the round's
+    deadline: float
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    type_key: ClassVar[str] = "moved"
+    actor: str
+    path: tuple[Field, ...]
+    cost: int
+    mode: str = WALK
+
+
+FightEnded = CombatEnded  # the shared event
+COMMANDS: tuple[type[Command], ...] = (JoinCombat, StartRound, Attack, Answer, EndTurn, EndFight)
+COMMANDS += (ResolveExpired, SetHidden, RevealStats, SetLife, EditMap, PlaceCombatant, Move)
+EVENTS: tuple[type[Event], ...] = (Joined, RoundStarted, InitiativeRolled, Attacked)
+EVENTS += (Parried, Struck, TurnEnded, CombatEnded, RoundExpired, DeadlineMoved, Moved, SetLife)
+EVENTS += (HiddenSet, StatsRevealed, MapEdited, CombatantPlaced)

@@ -4,12 +4,13 @@ combatant dict (as `Ruleset.new_encounter` takes it) read as a `Fighter`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules.base import DerivedValue, StatSpec, gettext_noop
 from combat.rules.codec import Codec
 from combat.rules.schema import ItemField, Setting, SettingsGroup, SheetSection
-from tests.duel.model import ANSWER_S, POST_HOURS, TO_HIT, Fighter, record
+from tests.duel.model import ANSWER_S, POST_HOURS, TO_HIT, Fighter
 
 ATTRIBUTES = (
     StatSpec("atak", "Atak", 1, 10),
@@ -46,7 +47,7 @@ SETTINGS = SettingsGroup(
 )
 
 
-@record
+@dataclass(frozen=True)
 class Combatant:
     id: str
     name: str
@@ -63,11 +64,9 @@ def fighter_from_dict(data: Mapping[str, Any]) -> Fighter:
     empty = next((key for key in ("id", "name", "side") if not getattr(c, key)), None)
     if empty:
         raise ValueError(f"combatant.{empty}: a non-empty text")
-    numbers = attributes_of(c.sheet)
-    bonus = weapon_bonus(c.sheet)
-    return Fighter(
-        c.id, c.name, c.side, c.controller, **numbers, weapon_bonus=bonus, hidden=c.hidden
-    )
+    n, bonus = attributes_of(c.sheet), weapon_bonus(c.sheet)
+    return Fighter(c.id, c.name, c.side, c.controller, n["atak"], n["obrona"], n["zycie"], bonus,
+                   hidden=c.hidden)  # fmt: skip
 
 
 def attributes_of(sheet: Mapping[str, Any]) -> dict[str, int]:

@@ -6,6 +6,7 @@ order, seats with health), its prompts, the log's lines, the records its own par
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from combat.rules import battlemap, vocabulary
@@ -26,7 +27,7 @@ from combat.rules.battlemap import label
 from combat.rules.codec import Codec
 from tests.duel import engine
 from tests.duel import model as d
-from tests.duel.model import Duel, Event, Field, Fighter, frozen
+from tests.duel.model import Duel, Event, Field, Fighter
 from tests.duel.sheet import hit_chance
 
 MODES = ((d.WALK, gettext_noop("Chód")), (d.RUN, gettext_noop("Bieg")))
@@ -87,26 +88,59 @@ def _health(f: Fighter) -> HealthView:
 
 # --- the records the partials read (frozen: the table compares them by value) -----------------
 
-Ref = frozen("Ref", id=str, name=str)  # a fighter as a form lists it
-TurnPanel = frozen(  # `why` the actor may not attack: a key the partial words
-    "TurnPanel",
-    stage=str,
-    actor=Ref,
-    my_turn=(bool, False),
-    can_attack=(bool, False),
-    can_end=(bool, False),
-    why=(str, ""),
-    waiting_for=(str | None, None),
-    targets=(tuple, ()),
-    hit_chance=(int, 0),
-)
-SeatPanel = frozen("SeatPanel", atak=int, obrona=int, parry=int, hit_chance=int, weapon_bonus=int)
-GMPanel = frozen("GMPanel", stage=str, can_start=bool, can_end=bool, sides=tuple)
-GMSeatPanel = frozen("GMSeatPanel", id=str, life=int, maximum=int, current=bool)
-PromptPanel = frozen("PromptPanel", threshold=int)
+
+@dataclass(frozen=True)
+class Ref:  # a fighter as a form lists it
+    id: str
+    name: str
 
 
-def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> Any:
+@dataclass(frozen=True)
+class TurnPanel:
+    """`why` the actor may not attack: a key the partial words."""
+
+    stage: str
+    actor: Ref
+    my_turn: bool = False
+    can_attack: bool = False
+    can_end: bool = False
+    why: str = ""
+    waiting_for: str | None = None
+    targets: tuple[Ref, ...] = ()
+    hit_chance: int = 0
+
+
+@dataclass(frozen=True)
+class SeatPanel:
+    atak: int
+    obrona: int
+    parry: int
+    hit_chance: int
+    weapon_bonus: int
+
+
+@dataclass(frozen=True)
+class GMPanel:
+    stage: str
+    can_start: bool
+    can_end: bool
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GMSeatPanel:
+    id: str
+    life: int
+    maximum: int
+    current: bool
+
+
+@dataclass(frozen=True)
+class PromptPanel:
+    threshold: int
+
+
+def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> TurnPanel:
     """Before the fight: nothing to do. In it: whether `actor_id` may attack (whom) or end its
     turn, and why not."""
     me = state.combatants[actor_id]
@@ -124,12 +158,12 @@ def turn_panel(state: Duel, actor_id: str, visible: frozenset[str]) -> Any:
                      targets, hit_chance(me.atak))  # fmt: skip
 
 
-def seat_panel(state: Duel, seat_id: str, visible: frozenset[str]) -> Any:
+def seat_panel(state: Duel, seat_id: str, visible: frozenset[str]) -> SeatPanel:
     f = state.combatants[seat_id]
     return SeatPanel(f.atak, f.obrona, f.parry_threshold, hit_chance(f.atak), f.weapon_bonus)
 
 
-def gm_panel(state: Duel) -> Any:
+def gm_panel(state: Duel) -> GMPanel:
     """Start the fight (once two sides stand), end it with a winner."""
     standing = {f.side for f in state.combatants.values() if not f.down}
     sides = tuple(sorted({f.side for f in state.combatants.values()}))
@@ -137,12 +171,12 @@ def gm_panel(state: Duel) -> Any:
     return GMPanel(STAGES[state.stage], start, state.stage != "ended", sides)
 
 
-def gm_seat_panel(state: Duel, seat_id: str) -> Any:
+def gm_seat_panel(state: Duel, seat_id: str) -> GMSeatPanel:
     f = state.combatants[seat_id]
     return GMSeatPanel(f.id, f.life, f.zycie, state.current == f.id)
 
 
-def prompt_panel(state: Duel, prompt_id: str) -> Any:
+def prompt_panel(state: Duel, prompt_id: str) -> PromptPanel | None:
     prompt = state.prompt
     if prompt is None or prompt.id != prompt_id:
         return None
@@ -170,13 +204,13 @@ def open_prompts(state: Duel) -> list[PromptView]:
     return [view]
 
 
-def prompt_command(state: Duel, prompt_id: str, option: str, now: float = 0.0) -> Any:
+def prompt_command(state: Duel, prompt_id: str, option: str, now: float = 0.0) -> d.Answer:
     prompt = engine.open_prompt(state, prompt_id)
     engine.check_option(option)
     return d.Answer(actor=prompt.defender, prompt=prompt.id, option=option, now=now)
 
 
-def auto_answer(state: Duel, prompt_id: str, policy: str, now: float) -> Any:
+def auto_answer(state: Duel, prompt_id: str, policy: str, now: float) -> d.Answer | None:
     if policy not in dict(POLICIES):
         raise ValueError(f"unknown reaction policy: {policy}")
     prompt = state.prompt
@@ -221,11 +255,21 @@ def describe(state: Duel, event: Event) -> LogLine | None:
         case d.InitiativeRolled(fighter=who, face=face, bonus=bonus, total=total):
             text = gettext_noop("%(name)s: inicjatywa k20 %(face)d + Atak %(bonus)d = %(total)d.")
             roll = _roll(gettext_noop("Inicjatywa"), face, 20, total, (("Atak", bonus),))
-            values = {"name": names[who], "face": face, "bonus": bonus, "total": total}
+            values: dict[str, Any] = {
+                "name": names[who],
+                "face": face,
+                "bonus": bonus,
+                "total": total,
+            }
             return _line(text, "roll", [who], (roll,), **values)
         case d.Attacked(attacker=a, target=t, face=face, bonus=bonus):
             roll = _roll(gettext_noop("Atak"), face, 20, face + bonus, (("Atak", bonus),))
-            values = {"face": face, "bonus": bonus, "total": face + bonus, "need": d.TO_HIT}
+            values = {
+                "face": face,
+                "bonus": bonus,
+                "total": face + bonus,
+                "need": d.TO_HIT,
+            }
             text = HIT if event.hit else MISS
             return _line(
                 text, "attack", [a, t], (roll,), attacker=names[a], target=names[t], **values
@@ -252,7 +296,7 @@ def describe(state: Duel, event: Event) -> LogLine | None:
             return _line(gettext_noop("Mistrz Gry zmienia mapę."), "gm", [])
         case d.CombatantPlaced(combatant=who, to=None):
             return _line(gettext_noop("%(name)s schodzi z mapy."), "gm", [who], name=names[who])
-        case d.CombatantPlaced(combatant=who, to=to):
+        case d.CombatantPlaced(combatant=who, to=tuple() as to):
             text = gettext_noop("%(name)s staje na polu %(field)s.")
             return _line(text, "gm", [who], name=names[who], field=label(to))
         case d.Moved(actor=who, path=path, cost=cost):
@@ -284,16 +328,17 @@ def route(
         raise RuleViolation("bez_pionka", gettext_noop("Ta postać nie stoi na mapie."))
     if (mode := mode or d.WALK) not in d.MOVE_FIELDS:
         raise RuleViolation("tryb", gettext_noop("Nieznany sposób ruchu."))
-    seen = [f for f in state.combatants.values() if f.position and f.id not in {actor, *unseen}]
-    enemies = [f.position for f in seen if f.side != me.side and not f.down]
-    found = battlemap.route(m, me.position, to, closed=enemies, no_stop=[f.position for f in seen])
+    others = [f for f in state.combatants.values() if f.id not in {actor, *unseen}]
+    seen = [f.position for f in others if f.position]
+    enemies = [f.position for f in others if f.position and f.side != me.side and not f.down]
+    found = battlemap.route(m, me.position, to, closed=enemies, no_stop=seen)
     base: dict[str, Any] = {"actor": actor, "modes": MODES, "mode": mode}
     if found is None:
         reason, params = gettext_noop("Nie da się dojść na pole %(field)s."), {"field": label(to)}
         return RouteView(
             path=(me.position,), allowed=False, reason=reason, reason_params=params, **base
         )
-    command = d.Move(actor=actor, path=found.path, mode=mode, now=now)
+    command = d.Move(actor=actor, path=found.path, mode=d.RUN if mode == d.RUN else d.WALK, now=now)
     refused = engine.refusal(state, command)
     difficult = gettext_noop("Trudny teren na %(field)s: 2 pola.")
     return RouteView(

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from combat.rules.base import MapSpec, Ruleset, gettext_noop
+from combat.rules.base import DerivedValue, MapSpec, RouteView, Ruleset, StatSpec, gettext_noop
+from combat.rules.schema import SettingsGroup, SheetSection
 from tests.duel import engine, model, sheet, table
-from tests.duel.model import Duel
+from tests.duel.model import Duel, Field
 
 DARKNESS = (gettext_noop("Półmrok"), gettext_noop("Ciemność"), gettext_noop("Mrok"))
 
@@ -34,16 +35,18 @@ class DuelRuleset(Ruleset):
 
     # --- the sheet --------------------------------------------------------------------------
 
-    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple:
+    def attributes(self, settings: Mapping[str, Any] | None = None) -> tuple[StatSpec, ...]:
         return sheet.ATTRIBUTES
 
-    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple:
+    def sheet_sections(self, settings: Mapping[str, Any] | None = None) -> tuple[SheetSection, ...]:
         return (sheet.WEAPONS,)
 
-    def settings_groups(self) -> tuple:
+    def settings_groups(self) -> tuple[SettingsGroup, ...]:
         return (sheet.SETTINGS,)
 
-    def derived_values(self, data: Mapping[str, Any], settings: Any = None) -> list:
+    def derived_values(
+        self, data: Mapping[str, Any], settings: Mapping[str, Any] | None = None
+    ) -> list[DerivedValue]:
         return sheet.derived_values(data)
 
     # --- the fight ----------------------------------------------------------------------------
@@ -79,8 +82,15 @@ class DuelRuleset(Ruleset):
         return MapSpec("square", 1, 12, 8, DARKNESS)
 
     def route(
-        self, state: Duel, actor: str, to: Any, mode: str, now: float, *, unseen: Iterable[str] = ()
-    ) -> Any:
+        self,
+        state: Duel,
+        actor: str,
+        to: Field,
+        mode: str,
+        now: float,
+        *,
+        unseen: Iterable[str] = (),
+    ) -> RouteView:
         return table.route(state, actor, to, mode, now, unseen)
 
 

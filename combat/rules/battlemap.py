@@ -595,13 +595,6 @@ def lifted(state: S, unseen: Iterable[str]) -> S:
     return replace(state, combatants={**people, **off})  # type: ignore[type-var]
 
 
-def _walk_back(came: Mapping[Field, Field], start: Field, goal: Field) -> tuple[Field, ...]:
-    path = [goal]
-    while path[-1] != start:
-        path.append(came[path[-1]])
-    return tuple(reversed(path))
-
-
 def label(f: Field) -> str:
     """A field as players name it: column letters and row number ("C7"; "AB12" past Z). A
     field left of or above the map (a stray path) reads as its coordinates, "(-1, 4)"."""

@@ -75,7 +75,3 @@ def check_roll(roll: PoolRoll) -> None:
         raise ValueError("recorded faces do not match the pool size")
     if any(not 1 <= f <= 6 for f in roll.faces) or not 0 <= roll.successes <= len(roll.faces):
         raise ValueError("impossible roll")
-
-
-def roll_d6(rng: RNG) -> int:
-    return rng.randint(1, 6)

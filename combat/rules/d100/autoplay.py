@@ -72,12 +72,6 @@ def by_weakness(state: EncounterState, me: Combatant) -> list[Combatant]:
     return sorted(found, key=lambda c: (c.pz, c.pz / max(1, c.max_pz)))
 
 
-def weakest(state: EncounterState, me: Combatant) -> Combatant | None:
-    """The enemy with the fewest PŻ (then the lowest share, then turn order)."""
-    found = by_weakness(state, me)
-    return found[0] if found else None
-
-
 def best_attack(state: EncounterState, me: Combatant, now: float) -> Command | None:
     """Its best attack on the weakest enemy it can attack now (out of reach on the map: the
     next weakest); None when the rules allow it none."""

@@ -194,6 +194,42 @@ class CombatantPlaced(Event):
     to: Field | None
 
 
+# --- the table's combatant --------------------------------------------------------------------
+
+
+def seat(
+    data: object, *, reserved: str = "", named: bool = True, placed: bool = True
+) -> dict[str, Any]:
+    """The shared fields of the table's combatant dict, checked (ValueError when malformed):
+    `id`, `name`, `side` (non-blank texts; the id not `GM`'s nor holding a `reserved`
+    character), `controller` (a text or None), `position` ([x, y] or None; not `placed`: not
+    read, None) and `hidden`. Not `named`, a missing name is "" (the ruleset's sheet names it)."""
+    if not isinstance(data, Mapping):
+        raise ValueError("a combatant must be a JSON object")
+    for key in ("id", "name", "side") if named or data.get("name") else ("id", "side"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise ValueError(f"combatant: {key!r} must be a non-empty text")
+    if data["id"] == GM or any(c in data["id"] for c in reserved):
+        raise ValueError(f"combatant: the id {data['id']!r} is reserved")
+    controller, position = data.get("controller"), data.get("position") if placed else None
+    if controller is not None and not isinstance(controller, str):
+        raise ValueError("combatant: 'controller' must be a text or null")
+    if position is not None and (
+        not isinstance(position, list | tuple)
+        or len(position) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in position)
+    ):
+        raise ValueError("combatant: 'position' must be [x, y] in whole numbers or null")
+    return {
+        "id": data["id"],
+        "name": data.get("name") or "",
+        "side": data["side"],
+        "controller": controller,
+        "position": None if position is None else (position[0], position[1]),
+        "hidden": bool(data.get("hidden", False)),
+    }
+
+
 # --- decide -----------------------------------------------------------------------------------
 
 

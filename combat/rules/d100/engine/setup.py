@@ -27,35 +27,22 @@ from combat.rules.d100.events import (
 )
 from combat.rules.d100.settings import PACES, D100Settings
 from combat.rules.d100.sheet import validate_sheet
-from combat.rules.d100.state import GM, Combatant, EncounterState
+from combat.rules.d100.state import Combatant, EncounterState
 
 
 def combatant_from_dict(data: Mapping[str, Any], settings: D100Settings) -> Combatant:
-    """A combatant from the table's dict (id, name, side, sheet, controller, position,
-    hidden; `position` is not used); ValueError when malformed."""
-    if not isinstance(data, Mapping):
-        raise ValueError("a combatant must be an object")
-    for key in ("id", "name", "side"):
-        if not isinstance(data.get(key), str) or not data.get(key):
-            raise ValueError(f"combatant: {key!r} must be a non-empty text")
-    if data["id"] == GM or "~" in data["id"]:
-        raise ValueError(f"combatant: the id {data['id']!r} is reserved")
-    controller = data.get("controller")
-    if controller is not None and not isinstance(controller, str):
-        raise ValueError("combatant: 'controller' must be a text or null")
+    """A combatant from the table's dict (`vocabulary.seat`, no "~" in its id, `position` not
+    used, and its sheet); ValueError when malformed."""
+    fields = vocabulary.seat(data, reserved="~", placed=False)
     try:
         sheet = validate_sheet(data.get("sheet") or {}, settings)
     except SheetErrors as errors:
-        raise ValueError(f"combatant {data['id']}: {errors}") from None
+        raise ValueError(f"combatant {fields['id']}: {errors}") from None
     return Combatant(
-        id=data["id"],
-        name=data["name"],
-        side=data["side"],
+        **fields,
         sheet=canonical(sheet),  # as a replay decodes it (combat.rules.codec)
         max_pz=int(sheet["pz"]),
         pz=int(sheet["pz"]),
-        controller=controller,
-        hidden=bool(data.get("hidden", False)),
     )
 
 

@@ -48,7 +48,7 @@ from combat.rules.eleora.healing import HealthTrack, magic_healing
 from combat.rules.eleora.health import split_healing
 from combat.rules.eleora.initiative import roll_initiative, supplied_initiative
 from combat.rules.eleora.sheet import derive
-from combat.rules.eleora.state import GM, EncounterState, Position, Prompt
+from combat.rules.eleora.state import EncounterState, Position, Prompt
 from combat.rules.records import replace
 
 MAX_GM_DICE = 60
@@ -311,7 +311,7 @@ def join_combat(state: EncounterState, cmd: JoinCombat, rng: RNG) -> list[Event]
         raise RuleViolation(
             "postac", gettext_noop("Błędne dane postaci."), detail=str(exc)
         ) from None
-    if c.id in state.combatants or c.id == GM:
+    if c.id in state.combatants:
         raise RuleViolation(
             "postac", gettext_noop("Postać o id „%(id)s” już jest w walce."), id=c.id
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from combat.rules import vocabulary
 from combat.rules.eleora.settings import TableSettings
 from combat.rules.eleora.sheet import Sheet, sheet_from_dict
 from combat.rules.eleora.state import GM, Combatant, EncounterState, Position
@@ -36,40 +37,11 @@ def _check_id(cid: str) -> None:
 
 
 def combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
-    """A combatant from the table layer's JSON: id, name, side, sheet, controller, position,
-    hidden. The sheet uses sheet.sheet_from_dict's shape. ValueError when malformed."""
-    if not isinstance(data, Mapping):
-        raise ValueError("a combatant must be a JSON object")
+    """A combatant from the table layer's JSON (`vocabulary.seat`; its name, when missing, the
+    sheet's). The sheet uses sheet.sheet_from_dict's shape. ValueError when malformed."""
+    fields = vocabulary.seat(data, named=False)
     try:
         sheet: Sheet = sheet_from_dict(data.get("sheet") or {})
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"combatant {data.get('id')!r}: bad sheet ({exc})") from None
-    position = data.get("position")
-    return Combatant(
-        id=_text(data, "id"),
-        name=_text(data, "name") if data.get("name") else sheet.name,
-        side=_text(data, "side"),
-        sheet=sheet,
-        controller=None if data.get("controller") is None else str(data["controller"]),
-        position=_position(position),
-        hidden=bool(data.get("hidden", False)),
-    )
-
-
-def _text(data: Mapping[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"combatant needs a text {key!r}")
-    return value
-
-
-def _position(value: Any) -> Position | None:
-    if value is None:
-        return None
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise ValueError("a position is [x, y] in whole metres")
-    return (value[0], value[1])
+        raise ValueError(f"combatant {fields['id']!r}: bad sheet ({exc})") from None
+    return Combatant(**fields | {"name": fields["name"] or sheet.name}, sheet=sheet)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from combat.rules import vocabulary
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.magus import conditions as cond
 from combat.rules.magus import recovery
@@ -29,45 +30,17 @@ from combat.rules.magus.events import (
 )
 from combat.rules.magus.settings import MagusSettings
 from combat.rules.magus.sheet import Sheet
-from combat.rules.magus.state import (
-    GM,
-    Combatant,
-    EncounterState,
-)
+from combat.rules.magus.state import Combatant, EncounterState
 
 # --- setup ------------------------------------------------------------------------------------
 
 
 def combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
-    """A combatant from the table's dict (id, name, side, sheet, controller, position,
-    hidden); ValueError when malformed."""
-    if not isinstance(data, Mapping):
-        raise ValueError("a combatant must be an object")
-    for key in ("id", "name", "side"):
-        if not isinstance(data.get(key), str) or not data.get(key):
-            raise ValueError(f"combatant: {key!r} must be a non-empty text")
-    if data["id"] == GM:
-        raise ValueError(f"combatant: the id {GM!r} is reserved")
-    controller = data.get("controller")
-    if controller is not None and not isinstance(controller, str):
-        raise ValueError("combatant: 'controller' must be a text or null")
-    position = data.get("position")
-    if position is not None and (
-        not isinstance(position, list | tuple)
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in position)
-    ):
-        raise ValueError("combatant: 'position' must be [x, y] or null")
-    sheet = Sheet.from_dict(data.get("sheet") or {}, name=str(data["name"]))
-    return Combatant(
-        recovery=recovery.initial_state(sheet),
-        id=data["id"],
-        name=data["name"],
-        side=data["side"],
-        sheet=sheet,
-        controller=controller,
-        position=tuple(position) if position is not None else None,
-        hidden=bool(data.get("hidden", False)),
-    )
+    """A combatant from the table's dict (`vocabulary.seat` and its sheet); ValueError when
+    malformed."""
+    fields = vocabulary.seat(data)
+    sheet = Sheet.from_dict(data.get("sheet") or {}, name=fields["name"])
+    return Combatant(**fields, sheet=sheet, recovery=recovery.initial_state(sheet))
 
 
 def new_encounter(

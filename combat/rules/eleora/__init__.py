@@ -21,7 +21,6 @@ from combat.rules.eleora import (
     narrate,
     prompts,
     simulate,
-    space,
     table,
 )
 from combat.rules.eleora.attack import position_notes, weapon_profile
@@ -34,7 +33,7 @@ from combat.rules.eleora.commands import (
     command_from_dict,
     command_to_dict,
 )
-from combat.rules.eleora.engine import queries, setup
+from combat.rules.eleora.engine import queries, setup, space
 from combat.rules.eleora.events import EVENTS, Event, event_from_dict, event_to_dict
 from combat.rules.eleora.forms import SETTINGS_GROUPS, SHEET_SECTIONS
 from combat.rules.eleora.settings import TableSettings

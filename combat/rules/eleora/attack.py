@@ -18,7 +18,8 @@ from combat.rules.base import (
     text_param,
 )
 from combat.rules.dice import Modifier, PoolRoll, pool_size
-from combat.rules.eleora import grid, space
+from combat.rules.eleora import grid
+from combat.rules.eleora.engine import space
 from combat.rules.eleora.environment import improvised_modifier
 from combat.rules.eleora.odds import przebicia_for, reduction_for
 from combat.rules.eleora.settings import TableSettings

@@ -23,10 +23,10 @@ from typing import Any
 from combat.rules.base import Names, RouteView, RuleViolation, gettext_noop
 from combat.rules.battlemap import BattleMap, Field, label, lifted
 from combat.rules.dice import pool_size
-from combat.rules.eleora import grid, space
+from combat.rules.eleora import grid
 from combat.rules.eleora.attack import skill_pool
 from combat.rules.eleora.commands import Move, MoveMode, command_to_dict
-from combat.rules.eleora.engine import decide
+from combat.rules.eleora.engine import decide, space
 from combat.rules.eleora.engine.common import reaction_refusal
 from combat.rules.eleora.state import Combatant, EncounterState
 from combat.rules.seeded import SeededRNG

@@ -16,7 +16,7 @@ from typing import Literal
 from combat.rules import battlemap
 from combat.rules.base import RuleViolation
 from combat.rules.dice import RNG
-from combat.rules.eleora import grid, space
+from combat.rules.eleora import grid
 from combat.rules.eleora.commands import (
     ChooseReaction,
     Command,
@@ -26,7 +26,7 @@ from combat.rules.eleora.commands import (
     Reload,
     StartCombat,
 )
-from combat.rules.eleora.engine import decide, evolve, replay
+from combat.rules.eleora.engine import decide, evolve, replay, space
 from combat.rules.eleora.events import AttackResolved
 from combat.rules.eleora.prompts import Defence, auto_answer, best_weapon
 from combat.rules.eleora.sheet import derive

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, roll_pool
-from combat.rules.eleora import grid, space
+from combat.rules.eleora import grid
 from combat.rules.eleora.attack import (
     attack_modifiers,
     check_attack,
@@ -26,6 +26,7 @@ from combat.rules.eleora.commands import (
     ResolveExpired,
 )
 from combat.rules.eleora.conditions import ConditionInstance
+from combat.rules.eleora.engine import space
 from combat.rules.eleora.engine.common import (
     Batch,
     deadline,

@@ -6,7 +6,7 @@ from combat.rules import battlemap, naming, vocabulary
 from combat.rules.base import RuleViolation, gettext_noop
 from combat.rules.dice import RNG, Modifier, roll_pool
 from combat.rules.eleora import conditions as cond
-from combat.rules.eleora import grid, space
+from combat.rules.eleora import grid
 from combat.rules.eleora.commands import (
     AddCondition,
     ApplyDamage,
@@ -24,6 +24,7 @@ from combat.rules.eleora.commands import (
     SetHidden,
 )
 from combat.rules.eleora.conditions import ConditionInstance
+from combat.rules.eleora.engine import space
 from combat.rules.eleora.engine.common import (
     ACTIVE_PHASES,
     deadline,

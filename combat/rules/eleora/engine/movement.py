@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from combat.rules import battlemap, naming
 from combat.rules.base import Names, RuleViolation, gettext_noop
 from combat.rules.dice import RNG
-from combat.rules.eleora import grid, space
+from combat.rules.eleora import grid
 from combat.rules.eleora.attack import skill_pool
 from combat.rules.eleora.commands import Evade, Move
 from combat.rules.eleora.conditions import ConditionInstance
+from combat.rules.eleora.engine import space
 from combat.rules.eleora.engine.attacks import find_prompt, require_in_time
 from combat.rules.eleora.engine.common import (
     Batch,
